@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "briefcase",
+    products: [
+        // The codec: Bin2 streams, DABRC600 single-file briefcases, the value model, code pages.
+        .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
+        // The lossless JSON document of a briefcase (reader and streaming writer).
+        .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
+        .executable(name: "briefcase", targets: ["briefcase"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "BriefcaseKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),
+        .executableTarget(
+            name: "briefcase",
+            dependencies: [
+                "BriefcaseKit", "BriefcaseJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
+        .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit"]),
+        .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON"]),
+        .testTarget(name: "BriefcaseCLITests", dependencies: ["BriefcaseKit"]),
+    ]
+)

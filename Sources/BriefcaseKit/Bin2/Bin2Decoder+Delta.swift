@@ -1,0 +1,75 @@
+extension Bin2Decoder {
+    /// Decodes a delta element body.
+    mutating func decodeDelta(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> Delta {
+        let firstCountOffset = reader.readerIndex
+        let firstCount = try reader.readInt32("change count")
+        guard firstCount >= 0 else {
+            throw BriefcaseError(.invalidData, "change count is negative (\(firstCount))", offset: firstCountOffset)
+        }
+        if firstCount == 0 && reader.readableBytes == 0 {
+            // Only the count: what the JS reader expects of an empty delta.
+            return Delta(name: name, loggedFields: [], reducedDeltaFlag: 0, layout: .countOnly)
+        }
+        let loggedCount = try reader.readCount("logged field count", minimumSize: 5)
+        var loggedFields: [LoggedField] = []
+        loggedFields.reserveCapacity(loggedCount)
+        for _ in 0..<loggedCount {
+            let fieldName = try reader.readLengthPrefixed("logged field name")
+            loggedFields.append(LoggedField(name: fieldName, type: DataType(try reader.readUInt8("logged field data type"))))
+        }
+        let keyCount = try reader.readCount("key field count", minimumSize: 4)
+        var keyFields: [ByteString] = []
+        keyFields.reserveCapacity(keyCount)
+        for _ in 0..<keyCount {
+            keyFields.append(try reader.readLengthPrefixed("key field name"))
+        }
+        let reduced = try reader.readUInt8("reduced-delta flag")
+        let maskSize = (loggedCount + 7) / 8
+        let changeCount = try reader.readCount("change count", minimumSize: 16 + 2 * maskSize)
+        var changes: [DeltaChange] = []
+        changes.reserveCapacity(changeCount)
+        for changeIndex in 0..<changeCount {
+            do throws(BriefcaseError) {
+                changes.append(try decodeChange(&reader, loggedFields: loggedFields, element: name))
+            } catch {
+                var located = error
+                located.message = "change \(changeIndex): " + error.message
+                throw located
+            }
+        }
+        let layout: DeltaLayout = Int(firstCount) == changeCount ? .full : .mismatchedCounts(firstCount: firstCount)
+        return Delta(name: name, loggedFields: loggedFields, keyFields: keyFields, reducedDeltaFlag: reduced,
+                     changes: changes, layout: layout)
+    }
+
+    private mutating func decodeChange(_ reader: inout ByteReader, loggedFields: [LoggedField], element: ByteString) throws(BriefcaseError) -> DeltaChange {
+        let type = ChangeType(rawValue: try reader.readInt32("change type"))
+        let recordID = try reader.readInt32("record id")
+        let status = ChangeStatus(rawValue: try reader.readInt32("change status"))
+        let message = try reader.readLengthPrefixed("change message")
+        let old = try decodeValues(&reader, loggedFields, "old-value mask", element: element)
+        let new = try decodeValues(&reader, loggedFields, "new-value mask", element: element)
+        return DeltaChange(type: type, recordID: recordID, status: status, message: message, oldValues: old, newValues: new)
+    }
+
+    /// A presence mask (bit set = value present) and the present values.
+    private mutating func decodeValues(_ reader: inout ByteReader, _ fields: [LoggedField], _ what: String, element: ByteString) throws(BriefcaseError) -> [Value?] {
+        let mask = try readMask(&reader, count: fields.count, what, element: element)
+        var values: [Value?] = []
+        values.reserveCapacity(fields.count)
+        for (i, field) in fields.enumerated() {
+            if Self.bit(mask, i) {
+                do throws(BriefcaseError) {
+                    values.append(try Self.readValue(&reader, type: field.type))
+                } catch {
+                    var located = error
+                    located.message = "field '\(field.name)': " + error.message
+                    throw located
+                }
+            } else {
+                values.append(nil)
+            }
+        }
+        return values
+    }
+}

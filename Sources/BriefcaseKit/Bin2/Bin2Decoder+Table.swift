@@ -1,0 +1,114 @@
+extension Bin2Decoder {
+    /// Decodes a dataset element body (schema flag … last row).
+    mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> Table {
+        let flagOffset = reader.readerIndex
+        let flag = try reader.readUInt8("schema flag")
+        guard flag <= 1 else {
+            throw BriefcaseError(.invalidData, "schema flag is \(flag) (0 or 1 expected)", offset: flagOffset)
+        }
+        let schemaEndOffset = reader.readerIndex
+        let storedSchemaEnd = Int(try reader.readInt32("schema end position"))
+        var schema: Schema?
+        var schemaEndWhenAbsent = SchemaEndMarker.zero
+        if flag == 1 {
+            schema = try decodeSchema(&reader)
+            if storedSchemaEnd + positionBase != reader.readerIndex {
+                warn("schema end position is \(storedSchemaEnd) but the schema ends at \(reader.readerIndex - positionBase)", at: schemaEndOffset, name)
+            }
+        } else if storedSchemaEnd + positionBase == reader.readerIndex {
+            schemaEndWhenAbsent = .position
+        } else if storedSchemaEnd != 0 {
+            warn("schema end position is \(storedSchemaEnd) without a schema (0 or \(reader.readerIndex - positionBase) expected)", at: schemaEndOffset, name)
+        }
+
+        let rowCountOffset = reader.readerIndex
+        let rowCountRaw = try reader.readInt32("row count")
+        guard rowCountRaw >= 0 else {
+            throw BriefcaseError(.invalidData, "row count is negative (\(rowCountRaw))", offset: rowCountOffset)
+        }
+        let fieldCount = try reader.readCount("field count", minimumSize: 9)
+        var fields: [FieldDescriptor] = []
+        fields.reserveCapacity(fieldCount)
+        for _ in 0..<fieldCount {
+            let fieldName = try reader.readLengthPrefixed("field name")
+            let type = DataType(try reader.readUInt8("field data type"))
+            let size = try reader.readInt32("field size")
+            fields.append(FieldDescriptor(name: fieldName, type: type, size: size))
+        }
+        let rowCount = Int(rowCountRaw)
+        let maskSize = (fieldCount + 7) / 8
+        // A row takes at least its mask; rows of a table without fields take nothing, so cap those.
+        let rowLimit = maskSize > 0 ? reader.readableBytes / maskSize : 1 << 16
+        guard rowCount <= rowLimit else {
+            throw BriefcaseError(.invalidData, "row count is \(rowCount) but only \(reader.readableBytes) bytes remain for rows",
+                                 offset: rowCountOffset)
+        }
+        var rows: [Row] = []
+        rows.reserveCapacity(rowCount)
+        for rowIndex in 0..<rowCount {
+            let mask = try readMask(&reader, count: fieldCount, "NULL mask of row \(rowIndex)", element: name)
+            var row: Row = []
+            row.reserveCapacity(fieldCount)
+            for (column, field) in fields.enumerated() {
+                if Self.bit(mask, column) {
+                    row.append(nil)
+                } else {
+                    do throws(BriefcaseError) {
+                        row.append(try Self.readValue(&reader, type: field.type))
+                    } catch {
+                        var located = error
+                        located.message = "row \(rowIndex), field '\(field.name)': " + error.message
+                        throw located
+                    }
+                }
+            }
+            rows.append(row)
+        }
+        return Table(name: name, schema: schema, fields: fields, rows: rows, schemaEndWhenAbsent: schemaEndWhenAbsent)
+    }
+
+    private func decodeSchema(_ reader: inout ByteReader) throws(BriefcaseError) -> Schema {
+        let (fieldPropertyCount, fields) = try decodePropertyLists(&reader, "schema field")
+        let (parameterPropertyCount, parameters) = try decodePropertyLists(&reader, "schema parameter")
+        return Schema(fieldPropertyCount: fieldPropertyCount, fields: fields,
+                      parameterPropertyCount: parameterPropertyCount, parameters: parameters)
+    }
+
+    /// `Int32 count, Int32 propertyCount, count × propertyCount × (AnsiString, Utf8String)`.
+    private func decodePropertyLists(_ reader: inout ByteReader, _ what: String) throws(BriefcaseError) -> (Int, [[SchemaProperty]]) {
+        let countOffset = reader.readerIndex
+        let count = try reader.readCount("\(what) count", minimumSize: 0)
+        let propertyCount = try reader.readCount("\(what) property count", minimumSize: 0)
+        // Each property takes at least 8 bytes; a list of zero properties takes none, so bound the
+        // list count by the input size as well.
+        guard count <= reader.readableBytes,
+              propertyCount == 0 || count * propertyCount <= reader.readableBytes / 8 else {
+            throw BriefcaseError(.invalidData,
+                                 "\(count) \(what)s × \(propertyCount) properties cannot fit in the \(reader.readableBytes) bytes that remain",
+                                 offset: countOffset)
+        }
+        var lists: [[SchemaProperty]] = []
+        lists.reserveCapacity(count)
+        for _ in 0..<count {
+            var list: [SchemaProperty] = []
+            list.reserveCapacity(propertyCount)
+            for _ in 0..<propertyCount {
+                let name = try reader.readLengthPrefixed("\(what) property name")
+                let lengthOffset = reader.readerIndex
+                let length = try reader.readInt32("\(what) property value length")
+                let value: ByteString?
+                if length == -1 {
+                    value = nil
+                } else {
+                    guard length >= 0 else {
+                        throw BriefcaseError(.invalidData, "\(what) property value length is \(length) (-1 = nil, else ≥ 0)", offset: lengthOffset)
+                    }
+                    value = ByteString(try reader.readBytes(Int(length), "\(what) property '\(name)' value"))
+                }
+                list.append(SchemaProperty(name: name, value: value))
+            }
+            lists.append(list)
+        }
+        return (propertyCount, lists)
+    }
+}

@@ -1,0 +1,109 @@
+/// Something a reader tolerates but that no known writer produces (a stale schema-end
+/// position, set padding bits in a mask). `validate` reports these; decoding carries on.
+public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int?
+    public var element: String?
+
+    public var description: String {
+        BriefcaseError(.invalidData, message, offset: offset, element: element).description
+    }
+}
+
+/// Decodes Bin2 streams (`DABIN200`) from one contiguous buffer.
+///
+/// Values are slices of the buffer (no copies). Every count and length is checked against the
+/// bytes that remain in its element before anything is allocated, so damaged input fails with a
+/// `BriefcaseError` naming the offset, never with a trap or a huge allocation.
+public struct Bin2Decoder {
+    public let bytes: [UInt8]
+    public private(set) var warnings: [DecodingWarning] = []
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Decodes the whole stream at `streamStart ..< end`.
+    public mutating func decodeStream(streamStart: Int = 0, end: Int? = nil) throws(BriefcaseError) -> Bin2Stream {
+        let index = try ElementIndex.read(bytes, streamStart: streamStart, end: end)
+        var elements: [Element] = []
+        elements.reserveCapacity(index.entries.count)
+        for entry in index.entries {
+            elements.append(try decodeElement(entry, in: index))
+        }
+        return Bin2Stream(elements: elements)
+    }
+
+    public mutating func decodeElement(_ entry: ElementIndex.Entry, in index: ElementIndex) throws(BriefcaseError) -> Element {
+        let label = String(decoding: entry.name.bytes, as: UTF8.self)
+        do throws(BriefcaseError) {
+            var reader = ByteReader(bytes: bytes, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
+            let element: Element
+            switch entry.kind {
+            case .table: element = .table(try decodeTable(&reader, name: entry.name, positionBase: index.positionBase))
+            case .delta: element = .delta(try decodeDelta(&reader, name: entry.name))
+            }
+            guard reader.readableBytes == 0 else {
+                throw BriefcaseError(.invalidData,
+                                     "\(entry.kind.label) ends here but \(reader.readableBytes) more bytes lie before the next element",
+                                     offset: reader.readerIndex)
+            }
+            return element
+        } catch {
+            throw error.inElement(label)
+        }
+    }
+
+    mutating func warn(_ message: String, at offset: Int, _ element: ByteString) {
+        warnings.append(DecodingWarning(message: message, offset: offset, element: String(decoding: element.bytes, as: UTF8.self)))
+    }
+}
+
+extension Bin2Decoder {
+    /// Reads a bitmask of `count` bits; warns when padding bits of the last byte are set.
+    mutating func readMask(_ reader: inout ByteReader, count: Int, _ what: String, element: ByteString) throws(BriefcaseError) -> ArraySlice<UInt8> {
+        let size = (count + 7) / 8
+        let start = reader.readerIndex
+        let mask = try reader.readBytes(size, what)
+        if count % 8 != 0, let last = mask.last, last >> (count % 8) != 0 {
+            warn("\(what) has padding bits set (\(String(last, radix: 16)))", at: start + size - 1, element)
+        }
+        return mask
+    }
+
+    @inline(__always)
+    static func bit(_ mask: ArraySlice<UInt8>, _ index: Int) -> Bool {
+        mask[mask.startIndex + index >> 3] & (1 << UInt8(index & 7)) != 0
+    }
+
+    /// Decodes one value of `type`.
+    static func readValue(_ reader: inout ByteReader, type: DataType) throws(BriefcaseError) -> Value {
+        guard let storage = type.storage else {
+            let what = type == .unknown ? "datUnknown (0) has no value encoding" : "data type code \(type.rawValue) is unknown (0–26 are defined)"
+            throw BriefcaseError(.unsupported, "cannot read a value: \(what)", offset: reader.readerIndex)
+        }
+        switch storage {
+        case .ansiString: return .ansiString(try reader.readLengthPrefixed("\(type.name) value"))
+        case .wideString: return .wideString(try reader.readLengthPrefixed("\(type.name) value"))
+        case .blob: return .blob(try reader.readLengthPrefixed("\(type.name) value"))
+        case .dateTime: return .dateTime(OLEDateTime(Double(bitPattern: try reader.readInteger(as: UInt64.self, "datDateTime value"))))
+        case .float64: return .float(Double(bitPattern: try reader.readInteger(as: UInt64.self, "datFloat value")))
+        case .float32: return .singleFloat(Float(bitPattern: try reader.readInteger(as: UInt32.self, "datSingleFloat value")))
+        case .currency: return .currency(Currency(scaled: try reader.readInteger(as: Int64.self, "datCurrency value")))
+        case .int8: return .integer(Int64(try reader.readInteger(as: Int8.self, "\(type.name) value")))
+        case .int16: return .integer(Int64(try reader.readInteger(as: Int16.self, "\(type.name) value")))
+        case .int32: return .integer(Int64(try reader.readInteger(as: Int32.self, "\(type.name) value")))
+        case .int64: return .integer(try reader.readInteger(as: Int64.self, "\(type.name) value"))
+        case .uint8: return .integer(Int64(try reader.readInteger(as: UInt8.self, "\(type.name) value")))
+        case .uint16: return .integer(Int64(try reader.readInteger(as: UInt16.self, "\(type.name) value")))
+        case .uint32: return .integer(Int64(try reader.readInteger(as: UInt32.self, "\(type.name) value")))
+        case .uint64: return .largeUInt(try reader.readInteger(as: UInt64.self, "datLargeUInt value"))
+        case .boolean: return .boolean(try reader.readUInt8("datBoolean value"))
+        case .guid: return .guid(ByteString(try reader.readBytes(36, "datGuid value")))
+        case .decimal:
+            let low = try reader.readInteger(as: UInt32.self, "datDecimal value")
+            let mid = try reader.readInteger(as: UInt32.self, "datDecimal value")
+            let high = try reader.readInteger(as: UInt32.self, "datDecimal value")
+            let flags = try reader.readInteger(as: UInt32.self, "datDecimal value")
+            return .decimal(Decimal96(low: low, mid: mid, high: high, flags: flags))
+        }
+    }
+}

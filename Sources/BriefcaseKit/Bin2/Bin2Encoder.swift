@@ -1,0 +1,186 @@
+/// Encodes Bin2 streams, symmetric to `Bin2Decoder`.
+///
+/// Positions are written absolute: relative to the start of the `ByteWriter`, which holds the
+/// whole file (the signature sits at 16 or after the properties in a single-file briefcase).
+/// Elements are laid out contiguously in index order, the index last, as Data Abstract does.
+public enum Bin2Encoder {
+    /// Appends the stream for `stream` to `writer`.
+    public static func encode(_ stream: Bin2Stream, into writer: inout ByteWriter) throws(BriefcaseError) {
+        let start = writer.count
+        writer.writeBytes(Array(ElementIndex.signature.utf8))
+        writer.writeInt32(0) // index position, patched below
+        var positions: [Int] = []
+        positions.reserveCapacity(stream.elements.count)
+        for element in stream.elements {
+            positions.append(writer.count)
+            do throws(BriefcaseError) {
+                switch element {
+                case .table(let table): try encodeTable(table, into: &writer)
+                case .delta(let delta): try encodeDelta(delta, into: &writer)
+                }
+            } catch {
+                throw error.inElement(String(decoding: element.name.bytes, as: UTF8.self))
+            }
+        }
+        let indexPosition = writer.count
+        writer.setInt32(try ByteWriter.int32(indexPosition, "index position"), at: start + 8)
+        writer.writeInt32(try ByteWriter.int32(stream.elements.count, "element count"))
+        for (element, position) in zip(stream.elements, positions) {
+            writer.writeInt32(element.kind.rawValue)
+            try writer.writeLengthPrefixed(element.name)
+            writer.writeInt32(try ByteWriter.int32(position, "element position"))
+        }
+    }
+
+    /// A bare Bin2 stream.
+    public static func encode(_ stream: Bin2Stream) throws(BriefcaseError) -> [UInt8] {
+        var writer = ByteWriter()
+        try encode(stream, into: &writer)
+        return writer.bytes
+    }
+
+    static func encodeTable(_ table: Table, into writer: inout ByteWriter) throws(BriefcaseError) {
+        writer.writeInteger(UInt8(table.schema == nil ? 0 : 1))
+        let schemaEndField = writer.count
+        writer.writeInt32(0)
+        if let schema = table.schema {
+            try encodePropertyLists(schema.fields, propertyCount: schema.fieldPropertyCount, "schema field", into: &writer)
+            try encodePropertyLists(schema.parameters, propertyCount: schema.parameterPropertyCount, "schema parameter", into: &writer)
+            writer.setInt32(try ByteWriter.int32(writer.count, "schema end position"), at: schemaEndField)
+        } else if table.schemaEndWhenAbsent == .position {
+            writer.setInt32(try ByteWriter.int32(writer.count, "schema end position"), at: schemaEndField)
+        }
+        writer.writeInt32(try ByteWriter.int32(table.rows.count, "row count"))
+        writer.writeInt32(try ByteWriter.int32(table.fields.count, "field count"))
+        let storages = table.fields.map(\.type.storage)
+        for field in table.fields {
+            try writer.writeLengthPrefixed(field.name)
+            writer.writeInteger(field.type.rawValue)
+            writer.writeInt32(field.size)
+        }
+        let maskSize = (table.fields.count + 7) / 8
+        var mask = [UInt8](repeating: 0, count: maskSize)
+        for (rowIndex, row) in table.rows.enumerated() {
+            guard row.count == table.fields.count else {
+                throw BriefcaseError(.invalidModel, "row \(rowIndex) has \(row.count) values for \(table.fields.count) fields")
+            }
+            for i in 0..<maskSize { mask[i] = 0 }
+            for (i, value) in row.enumerated() where value == nil { mask[i >> 3] |= 1 << UInt8(i & 7) }
+            writer.writeBytes(mask)
+            for (i, value) in row.enumerated() {
+                guard let value else { continue }
+                do throws(BriefcaseError) {
+                    try writeValue(value, storage: storages[i], type: table.fields[i].type, into: &writer)
+                } catch {
+                    var located = error
+                    located.message = "row \(rowIndex), field '\(table.fields[i].name)': " + error.message
+                    throw located
+                }
+            }
+        }
+    }
+
+    private static func encodePropertyLists(_ lists: [[SchemaProperty]], propertyCount: Int, _ what: String, into writer: inout ByteWriter) throws(BriefcaseError) {
+        writer.writeInt32(try ByteWriter.int32(lists.count, "\(what) count"))
+        writer.writeInt32(try ByteWriter.int32(propertyCount, "\(what) property count"))
+        for (i, list) in lists.enumerated() {
+            guard list.count == propertyCount else {
+                throw BriefcaseError(.invalidModel, "\(what) \(i) has \(list.count) properties; Bin2 needs the same count (\(propertyCount)) for all")
+            }
+            for property in list {
+                try writer.writeLengthPrefixed(property.name)
+                if let value = property.value {
+                    try writer.writeLengthPrefixed(value)
+                } else {
+                    writer.writeInt32(-1)
+                }
+            }
+        }
+    }
+
+    static func encodeDelta(_ delta: Delta, into writer: inout ByteWriter) throws(BriefcaseError) {
+        if delta.layout == .countOnly {
+            guard delta.changes.isEmpty else {
+                throw BriefcaseError(.invalidModel, "a delta written as a bare count must have no changes")
+            }
+            writer.writeInt32(0)
+            return
+        }
+        let changeCount = try ByteWriter.int32(delta.changes.count, "change count")
+        if case .mismatchedCounts(let first) = delta.layout { writer.writeInt32(first) } else { writer.writeInt32(changeCount) }
+        writer.writeInt32(try ByteWriter.int32(delta.loggedFields.count, "logged field count"))
+        for field in delta.loggedFields {
+            try writer.writeLengthPrefixed(field.name)
+            writer.writeInteger(field.type.rawValue)
+        }
+        writer.writeInt32(try ByteWriter.int32(delta.keyFields.count, "key field count"))
+        for key in delta.keyFields { try writer.writeLengthPrefixed(key) }
+        writer.writeInteger(delta.reducedDeltaFlag)
+        writer.writeInt32(changeCount)
+        for (index, change) in delta.changes.enumerated() {
+            do throws(BriefcaseError) {
+                writer.writeInt32(change.type.rawValue)
+                writer.writeInt32(change.recordID)
+                writer.writeInt32(change.status.rawValue)
+                try writer.writeLengthPrefixed(change.message)
+                try encodeValues(change.oldValues, delta.loggedFields, "old values", into: &writer)
+                try encodeValues(change.newValues, delta.loggedFields, "new values", into: &writer)
+            } catch {
+                var located = error
+                located.message = "change \(index): " + error.message
+                throw located
+            }
+        }
+    }
+
+    private static func encodeValues(_ values: [Value?], _ fields: [LoggedField], _ what: String, into writer: inout ByteWriter) throws(BriefcaseError) {
+        guard values.count == fields.count else {
+            throw BriefcaseError(.invalidModel, "\(what) has \(values.count) entries for \(fields.count) logged fields")
+        }
+        var mask = [UInt8](repeating: 0, count: (fields.count + 7) / 8)
+        for (i, value) in values.enumerated() where value != nil { mask[i >> 3] |= 1 << UInt8(i & 7) }
+        writer.writeBytes(mask)
+        for (i, value) in values.enumerated() {
+            guard let value else { continue }
+            do throws(BriefcaseError) {
+                try writeValue(value, storage: fields[i].type.storage, type: fields[i].type, into: &writer)
+            } catch {
+                var located = error
+                located.message = "\(what), field '\(fields[i].name)': " + error.message
+                throw located
+            }
+        }
+    }
+
+    static func writeValue(_ value: Value, storage: ValueStorage?, type: DataType, into writer: inout ByteWriter) throws(BriefcaseError) {
+        guard let storage else {
+            throw BriefcaseError(.invalidModel, "\(type.name) values cannot be written")
+        }
+        guard value.fits(storage) else {
+            throw BriefcaseError(.invalidModel, "value \(value) does not fit a \(type.name) column")
+        }
+        switch value {
+        case .ansiString(let s), .wideString(let s), .blob(let s): try writer.writeLengthPrefixed(s)
+        case .guid(let s): writer.writeBytes(s.bytes)
+        case .dateTime(let d): writer.writeInteger(d.value.bitPattern)
+        case .float(let f): writer.writeInteger(f.bitPattern)
+        case .singleFloat(let f): writer.writeInteger(f.bitPattern)
+        case .currency(let c): writer.writeInteger(c.scaled)
+        case .largeUInt(let u): writer.writeInteger(u)
+        case .boolean(let b): writer.writeInteger(b)
+        case .decimal(let d):
+            writer.writeInteger(d.low); writer.writeInteger(d.mid); writer.writeInteger(d.high); writer.writeInteger(d.flags)
+        case .integer(let i):
+            switch storage {
+            case .int8: writer.writeInteger(Int8(i))
+            case .int16: writer.writeInteger(Int16(i))
+            case .int32: writer.writeInteger(Int32(i))
+            case .int64: writer.writeInteger(i)
+            case .uint8: writer.writeInteger(UInt8(i))
+            case .uint16: writer.writeInteger(UInt16(i))
+            case .uint32: writer.writeInteger(UInt32(i))
+            default: break // excluded by `fits`
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// The element index at the end of a Bin2 stream: where each table and delta lives.
+///
+/// Reading it costs time proportional to the number of elements, not to the size of the data,
+/// which is what lets a reader open a large briefcase and decode only the table it needs.
+public struct ElementIndex: Sendable {
+    public struct Entry: Sendable {
+        public var kind: ElementKind
+        public var name: ByteString
+        /// The body's byte range in the buffer (absolute), from its offset to the next element
+        /// (or the index).
+        public var range: Range<Int>
+        /// Where this entry sits in the index (for error messages).
+        public var entryOffset: Int
+    }
+
+    /// Entries in index order.
+    public var entries: [Entry]
+    /// Absolute position of the `DABIN200` signature.
+    public var streamStart: Int
+    /// Absolute position of the index.
+    public var indexPosition: Int
+    /// What stored positions are relative to: 0 when they are absolute in the containing buffer
+    /// (as Data Abstract for .NET writes them), `streamStart` when relative to the stream.
+    public var positionBase: Int
+
+    /// The index entries whose name matches `name` case-insensitively.
+    public func entries(named name: ByteString) -> [Entry] {
+        entries.filter { namesMatch($0.name, name) }
+    }
+}
+
+extension ElementIndex {
+    static let signature = "DABIN200"
+
+    /// Reads the stream header and index of the Bin2 stream occupying `streamStart ..< end` of
+    /// `bytes`. Positions are tried as absolute first, then as relative to the stream start.
+    public static func read(_ bytes: [UInt8], streamStart: Int = 0, end: Int? = nil) throws(BriefcaseError) -> ElementIndex {
+        let end = min(end ?? bytes.count, bytes.count)
+        var reader = ByteReader(bytes: bytes, readerIndex: streamStart, endIndex: end)
+        try reader.expectMagic(signature, "Bin2 signature")
+        let storedIndexPosition = try reader.readInt32("index position")
+        do throws(BriefcaseError) {
+            return try read(reader, storedIndexPosition: storedIndexPosition, base: 0, streamStart: streamStart)
+        } catch let absoluteError {
+            guard streamStart != 0,
+                  let relative = try? read(reader, storedIndexPosition: storedIndexPosition, base: streamStart, streamStart: streamStart)
+            else { throw absoluteError }
+            return relative
+        }
+    }
+
+    private static func read(_ header: ByteReader, storedIndexPosition: Int32, base: Int, streamStart: Int) throws(BriefcaseError) -> ElementIndex {
+        let firstElement = streamStart + 12
+        let indexPosition = base + Int(storedIndexPosition)
+        guard indexPosition >= firstElement, indexPosition <= header.endIndex - 4 else {
+            throw BriefcaseError(.invalidData,
+                                 "index position \(storedIndexPosition) lies outside the stream (\(firstElement - base)…\(header.endIndex - 4 - base))",
+                                 offset: streamStart + 8)
+        }
+        var reader = header.limited(to: indexPosition ..< header.endIndex)
+        let count = try reader.readCount("element count", minimumSize: 12)
+        var raw: [(kind: ElementKind, name: ByteString, offset: Int, entryOffset: Int)] = []
+        raw.reserveCapacity(count)
+        for _ in 0..<count {
+            let entryOffset = reader.readerIndex
+            let kindCode = try reader.readInt32("element type")
+            guard let kind = ElementKind(rawValue: kindCode) else {
+                throw BriefcaseError(.invalidData, "unknown element type \(kindCode) (0 = table, 1 = delta)", offset: entryOffset)
+            }
+            let name = try reader.readLengthPrefixed("element name")
+            let positionOffset = reader.readerIndex
+            let stored = try reader.readInt32("element position")
+            let position = base + Int(stored)
+            guard position >= firstElement, position < indexPosition else {
+                throw BriefcaseError(.invalidData,
+                                     "\(kind.label) '\(name)' position \(stored) lies outside the element area (\(firstElement - base)…\(indexPosition - 1 - base))",
+                                     offset: positionOffset)
+            }
+            raw.append((kind, name, position, entryOffset))
+        }
+        guard reader.readableBytes == 0 else {
+            throw BriefcaseError(.invalidData, "\(reader.readableBytes) unexpected bytes after the element index", offset: reader.readerIndex)
+        }
+        // Each body runs to the next element's start (or the index): bodies are contiguous.
+        let starts = raw.map(\.offset).sorted()
+        for i in starts.indices.dropFirst() where starts[i] == starts[i - 1] {
+            throw BriefcaseError(.invalidData, "two elements start at the same position \(starts[i] - base)", offset: starts[i])
+        }
+        if let first = starts.first, first != firstElement {
+            throw BriefcaseError(.invalidData, "\(first - firstElement) bytes before the first element", offset: firstElement)
+        }
+        if starts.isEmpty, indexPosition != firstElement {
+            throw BriefcaseError(.invalidData, "\(indexPosition - firstElement) bytes in a stream without elements", offset: firstElement)
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(raw.count)
+        for item in raw {
+            var lo = 0, hi = starts.count
+            while lo < hi { let mid = (lo + hi) / 2; if starts[mid] <= item.offset { lo = mid + 1 } else { hi = mid } }
+            let upper = lo < starts.count ? starts[lo] : indexPosition
+            entries.append(Entry(kind: item.kind, name: item.name, range: item.offset ..< upper, entryOffset: item.entryOffset))
+        }
+        return ElementIndex(entries: entries, streamStart: streamStart, indexPosition: indexPosition, positionBase: base)
+    }
+}

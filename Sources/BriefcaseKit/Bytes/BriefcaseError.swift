@@ -1,0 +1,55 @@
+/// A problem with input data or a request, with where it happened.
+///
+/// `description` is one line: `file: element 'Orders': offset 1234: what is wrong`.
+public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The input ends before a value it announces.
+        case truncated
+        /// The input is not what the format allows (bad magic, impossible count, bad offset…).
+        case invalidData
+        /// Something the format allows that this library cannot represent (e.g. `datUnknown` values).
+        case unsupported
+        /// A model that cannot be written (e.g. a value that does not fit its column type).
+        case invalidModel
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// Byte offset in the file (for reading) where the problem was found.
+    public var offset: Int?
+    /// The table or delta the problem belongs to.
+    public var element: String?
+    /// The file, when known.
+    public var file: String?
+
+    public init(_ kind: Kind, _ message: String, offset: Int? = nil, element: String? = nil, file: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.offset = offset
+        self.element = element
+        self.file = file
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        if let element { parts.append("element '\(element)'") }
+        if let offset { parts.append("offset \(offset)") }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+
+    /// The same error, naming `element` unless it already names one.
+    public func inElement(_ name: String) -> BriefcaseError {
+        var copy = self
+        if copy.element == nil { copy.element = name }
+        return copy
+    }
+
+    /// The same error, naming `file`.
+    public func inFile(_ path: String) -> BriefcaseError {
+        var copy = self
+        copy.file = path
+        return copy
+    }
+}

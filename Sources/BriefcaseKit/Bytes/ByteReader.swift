@@ -1,0 +1,121 @@
+/// A cursor over a contiguous byte buffer, modelled on swift-nio's `ByteBuffer`:
+/// `get…(at:)` reads without moving and returns nil past the end; `read…()` moves the reader
+/// index and throws a `BriefcaseError` naming the offset when the input is too short.
+///
+/// All integers in Bin2 and DABRC600 are little-endian. Offsets reported in errors are positions
+/// in `bytes`, i.e. file offsets when `bytes` is the whole file.
+public struct ByteReader {
+    public let bytes: [UInt8]
+    /// The position of the next byte to read.
+    public var readerIndex: Int
+    /// One past the last byte this reader may read (the end of the current element).
+    public let endIndex: Int
+
+    public init(bytes: [UInt8], readerIndex: Int = 0, endIndex: Int? = nil) {
+        self.bytes = bytes
+        let end = min(endIndex ?? bytes.count, bytes.count)
+        self.endIndex = end
+        self.readerIndex = min(max(0, readerIndex), end)
+    }
+
+    /// A reader over `range` of the same buffer (for reading one element without running past it).
+    public func limited(to range: Range<Int>) -> ByteReader {
+        ByteReader(bytes: bytes, readerIndex: range.lowerBound, endIndex: range.upperBound)
+    }
+
+    public var readableBytes: Int { endIndex - readerIndex }
+
+    // MARK: get (no move)
+
+    @inlinable
+    public func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
+        guard index >= 0, index <= endIndex - MemoryLayout<T>.size else { return nil }
+        return bytes.withUnsafeBytes { raw in
+            T(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: T.self))
+        }
+    }
+
+    public func getBytes(at index: Int, count: Int) -> ArraySlice<UInt8>? {
+        guard index >= 0, count >= 0, index <= endIndex - count else { return nil }
+        return bytes[index ..< index + count]
+    }
+
+    // MARK: read (moves)
+
+    /// Throws unless `count` more bytes can be read; `what` names the value for the message.
+    @inlinable
+    public func require(_ count: Int, for what: @autoclosure () -> String) throws(BriefcaseError) {
+        guard count >= 0, count <= endIndex - readerIndex else {
+            throw BriefcaseError(.truncated,
+                                 "\(what()) needs \(count) bytes but only \(max(0, endIndex - readerIndex)) remain",
+                                 offset: readerIndex)
+        }
+    }
+
+    @inlinable
+    public mutating func readInteger<T: FixedWidthInteger>(as type: T.Type = T.self, _ what: @autoclosure () -> String = "integer") throws(BriefcaseError) -> T {
+        guard let value = getInteger(at: readerIndex, as: T.self) else {
+            try require(MemoryLayout<T>.size, for: what())
+            fatalError("unreachable")
+        }
+        readerIndex += MemoryLayout<T>.size
+        return value
+    }
+
+    public mutating func readInt32(_ what: @autoclosure () -> String = "Int32") throws(BriefcaseError) -> Int32 {
+        try readInteger(as: Int32.self, what())
+    }
+
+    public mutating func readUInt8(_ what: @autoclosure () -> String = "byte") throws(BriefcaseError) -> UInt8 {
+        try readInteger(as: UInt8.self, what())
+    }
+
+    public mutating func readBytes(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ArraySlice<UInt8> {
+        try require(count, for: what())
+        let slice = bytes[readerIndex ..< readerIndex + count]
+        readerIndex += count
+        return slice
+    }
+
+    /// A non-negative count or length, checked against the bytes that remain: `count × minimumSize`
+    /// must fit, so no caller allocates for data the input cannot contain.
+    public mutating func readCount(_ what: @autoclosure () -> String, minimumSize: Int = 1) throws(BriefcaseError) -> Int {
+        let start = readerIndex
+        let raw = try readInt32(what())
+        guard raw >= 0 else {
+            throw BriefcaseError(.invalidData, "\(what()) is negative (\(raw))", offset: start)
+        }
+        let count = Int(raw)
+        if minimumSize > 0, count > readableBytes / minimumSize {
+            throw BriefcaseError(.invalidData,
+                                 "\(what()) is \(count) but only \(readableBytes) bytes remain",
+                                 offset: start)
+        }
+        return count
+    }
+
+    /// Int32 byte length + bytes (Bin2 "AnsiString", blobs, wide strings).
+    public mutating func readLengthPrefixed(_ what: @autoclosure () -> String) throws(BriefcaseError) -> ByteString {
+        let length = try readCount("length of \(what())", minimumSize: 1)
+        return ByteString(try readBytes(length, what()))
+    }
+
+    public mutating func expectMagic(_ magic: String, _ what: String) throws(BriefcaseError) {
+        let start = readerIndex
+        let expected = Array(magic.utf8)
+        let found = try readBytes(expected.count, what)
+        guard found.elementsEqual(expected) else {
+            throw BriefcaseError(.invalidData, "expected \(what) '\(magic)' but found \(describe(found))", offset: start)
+        }
+    }
+
+    private func describe(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return "'" + String(decoding: bytes, as: UTF8.self) + "'"
+        }
+        return bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,42 @@
+/// Appends little-endian values to a growing byte array: the symmetric partner of `ByteReader`.
+public struct ByteWriter {
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public var count: Int { bytes.count }
+
+    
+    public mutating func writeInteger<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func writeInt32(_ value: Int32) { writeInteger(value) }
+
+    public mutating func writeBytes<C: Collection>(_ data: C) where C.Element == UInt8 {
+        bytes.append(contentsOf: data)
+    }
+
+    /// Int32 byte length + bytes. Throws when the length does not fit an Int32.
+    public mutating func writeLengthPrefixed(_ string: ByteString) throws(BriefcaseError) {
+        writeInt32(try Self.int32(string.count, "length"))
+        bytes.append(contentsOf: string.bytes)
+    }
+
+    /// Overwrites 4 bytes at `offset` (used to patch positions known only later).
+    public mutating func setInt32(_ value: Int32, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for i in 0..<4 { bytes[offset + i] = raw[i] }
+        }
+    }
+
+    static func int32(_ value: Int, _ what: String) throws(BriefcaseError) -> Int32 {
+        guard let narrow = Int32(exactly: value) else {
+            throw BriefcaseError(.invalidModel, "\(what) \(value) does not fit in an Int32 (Bin2 streams are limited to 2 GiB)")
+        }
+        return narrow
+    }
+}

@@ -1,0 +1,90 @@
+/// What a Bin2 element holds.
+public enum Element: Hashable, Sendable {
+    case table(Table)
+    case delta(Delta)
+
+    public var name: ByteString {
+        switch self {
+        case .table(let table): return table.name
+        case .delta(let delta): return delta.name
+        }
+    }
+
+    /// The index's element type: 0 = dataset, 1 = delta.
+    public var kind: ElementKind {
+        switch self {
+        case .table: return .table
+        case .delta: return .delta
+        }
+    }
+}
+
+public enum ElementKind: Int32, Sendable {
+    case table = 0
+    case delta = 1
+
+    public var label: String { self == .table ? "table" : "delta" }
+}
+
+/// A `DABIN200` stream: elements in index order. The writer lays them out contiguously in this
+/// order, the index last, which is what every known writer does.
+public struct Bin2Stream: Hashable, Sendable {
+    public var elements: [Element]
+
+    public init(elements: [Element] = []) { self.elements = elements }
+
+    public var tables: [Table] {
+        elements.compactMap { if case .table(let t) = $0 { return t } else { return nil } }
+    }
+    public var deltas: [Delta] {
+        elements.compactMap { if case .delta(let d) = $0 { return d } else { return nil } }
+    }
+}
+
+/// A briefcase property: an 8-bit name and value in the writer's code page.
+public struct BriefcaseProperty: Hashable, Sendable {
+    public var name: ByteString
+    public var value: ByteString
+    public init(name: ByteString, value: ByteString) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A `DABRC600` single-file briefcase: ordered properties, then a Bin2 stream.
+public struct BriefcaseFile: Hashable, Sendable {
+    public var properties: [BriefcaseProperty]
+    /// Bytes between the end of the property block and the data offset (none in every known file).
+    public var headerPadding: ByteString
+    public var stream: Bin2Stream
+
+    public init(properties: [BriefcaseProperty] = [], stream: Bin2Stream = Bin2Stream(), headerPadding: ByteString = .empty) {
+        self.properties = properties
+        self.stream = stream
+        self.headerPadding = headerPadding
+    }
+}
+
+/// Compares names the way Data Abstract's element keys do (`t#`/`d#` + lower-cased name):
+/// ASCII case-insensitively on the bytes, which also works for names in any code page.
+public func namesMatch(_ a: ByteString, _ b: ByteString) -> Bool {
+    guard a.count == b.count else { return false }
+    return zip(a.bytes, b.bytes).allSatisfy { x, y in asciiLower(x) == asciiLower(y) }
+}
+
+@inline(__always) func asciiLower(_ byte: UInt8) -> UInt8 {
+    (65...90).contains(byte) ? byte | 0x20 : byte
+}
+
+extension Bin2Stream {
+    /// The first table named `name` (case-insensitive).
+    public func table(named name: ByteString) -> Table? {
+        for case .table(let t) in elements where namesMatch(t.name, name) { return t }
+        return nil
+    }
+    /// The first delta named `name` (case-insensitive).
+    public func delta(named name: ByteString) -> Delta? {
+        for case .delta(let d) in elements where namesMatch(d.name, name) { return d }
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+/// A column of the row section: name (8-bit, writer's code page), type code and size.
+public struct FieldDescriptor: Hashable, Sendable {
+    public var name: ByteString
+    public var type: DataType
+    /// The declared size (e.g. 65536 for `datWideString`, 0 for fixed-size types).
+    public var size: Int32
+
+    public init(name: ByteString, type: DataType, size: Int32 = 0) {
+        self.name = name
+        self.type = type
+        self.size = size
+    }
+}
+
+/// One row: a value per field descriptor, nil = NULL.
+public typealias Row = [Value?]
+
+/// A dataset element: an optional schema, the field descriptors and the rows.
+public struct Table: Hashable, Sendable {
+    public var name: ByteString
+    /// nil when the stream has no schema block (schema flag 0).
+    public var schema: Schema?
+    /// With no schema block, what the schema-end field held: Data Abstract's documentation says 0,
+    /// some writers store the position anyway. Kept so the bytes round-trip. Ignored with a schema.
+    public var schemaEndWhenAbsent: SchemaEndMarker
+    public var fields: [FieldDescriptor]
+    public var rows: [Row]
+
+    public init(name: ByteString, schema: Schema? = nil, fields: [FieldDescriptor], rows: [Row] = [],
+                schemaEndWhenAbsent: SchemaEndMarker = .zero) {
+        self.name = name
+        self.schema = schema
+        self.fields = fields
+        self.rows = rows
+        self.schemaEndWhenAbsent = schemaEndWhenAbsent
+    }
+}
+
+public enum SchemaEndMarker: String, Hashable, Sendable {
+    /// The field holds 0.
+    case zero
+    /// The field holds the position after the (absent) schema, i.e. of the row count.
+    case position
+}

@@ -1,0 +1,85 @@
+/// One non-NULL field value, exactly as stored. NULL is `nil` in a `Value?`.
+///
+/// Each case keeps what the bytes say, never a lossy conversion: 8-bit and wide strings keep their
+/// bytes (decode them with `CodePage` / `wideText`), DateTime keeps its double, Currency its scaled
+/// integer, Decimal its 96-bit magnitude and flags, Boolean its byte.
+public enum Value: Hashable, Sendable {
+    /// `datString`, `datMemo`, `datFixedChar`: bytes in the writer's code page.
+    case ansiString(ByteString)
+    /// `datWideString`, `datWideMemo`, `datFixedWideChar`, `datXml`: UTF-16LE bytes.
+    case wideString(ByteString)
+    case dateTime(OLEDateTime)
+    /// `datFloat`. The bit pattern is kept (NaN payloads included).
+    case float(Double)
+    /// `datSingleFloat`.
+    case singleFloat(Float)
+    case currency(Currency)
+    /// Every integer type that fits Int64: AutoInc, Integer, LargeInt, LargeAutoInc, Byte,
+    /// ShortInt, Word, SmallInt, Cardinal. The column type says the width on disk.
+    case integer(Int64)
+    /// `datLargeUInt`.
+    case largeUInt(UInt64)
+    /// `datBoolean`: the stored byte (0 = false, anything else = true; writers use 1).
+    case boolean(UInt8)
+    /// `datBlob`, `datCursor`.
+    case blob(ByteString)
+    /// `datGuid`: the 36 stored bytes (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`).
+    case guid(ByteString)
+    case decimal(Decimal96)
+
+    public static func bool(_ value: Bool) -> Value { .boolean(value ? 1 : 0) }
+    public static func wide(_ text: String) -> Value { .wideString(WideText.encode(text)) }
+
+    /// The storage this value needs, to check it against a column type.
+    public func fits(_ storage: ValueStorage) -> Bool {
+        switch (self, storage) {
+        case (.ansiString, .ansiString), (.wideString, .wideString), (.dateTime, .dateTime),
+             (.float, .float64), (.singleFloat, .float32), (.currency, .currency),
+             (.largeUInt, .uint64), (.boolean, .boolean), (.blob, .blob), (.decimal, .decimal):
+            return true
+        case (.guid(let bytes), .guid):
+            return bytes.count == 36
+        case (.integer(let value), _):
+            return storage.integerRange?.contains(value) ?? false
+        default:
+            return false
+        }
+    }
+}
+
+/// UTF-16LE text of wide strings.
+public enum WideText {
+    /// The text, or nil when the bytes are not well-formed UTF-16LE (odd length, unpaired surrogate).
+    public static func decode(_ string: ByteString) -> String? {
+        let bytes = string.bytes
+        guard bytes.count % 2 == 0 else { return nil }
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            units.append(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
+            i += 2
+        }
+        var result = ""
+        result.reserveCapacity(units.count)
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
+            case .emptyInput: return result
+            case .error: return nil
+            }
+        }
+    }
+
+    public static func encode(_ text: String) -> ByteString {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf16.count * 2)
+        for unit in text.utf16 {
+            bytes.append(UInt8(truncatingIfNeeded: unit))
+            bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+        }
+        return ByteString(bytes)
+    }
+}
