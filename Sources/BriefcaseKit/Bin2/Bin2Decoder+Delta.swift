@@ -1,6 +1,26 @@
 extension Bin2Decoder {
     /// Decodes a delta element body.
     mutating func decodeDelta(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> Delta {
+        let head = try decodeDeltaHead(&reader, name: name)
+        var delta = head.delta
+        let changeCount = head.changeCount
+        var changes: [DeltaChange] = []
+        changes.reserveCapacity(changeCount)
+        for changeIndex in 0..<changeCount {
+            do throws(BriefcaseError) {
+                changes.append(try decodeChange(&reader, loggedFields: delta.loggedFields, element: name))
+            } catch {
+                var located = error
+                located.message = "change \(changeIndex): " + error.message
+                throw located
+            }
+        }
+        delta.changes = changes
+        return delta
+    }
+
+    /// Decodes a delta up to its first change; `changeCount` is the number of changes that follow.
+    mutating func decodeDeltaHead(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> (delta: Delta, changeCount: Int) {
         let firstCountOffset = reader.readerIndex
         let firstCount = try reader.readInt32("change count")
         guard firstCount >= 0 else {
@@ -8,7 +28,7 @@ extension Bin2Decoder {
         }
         if firstCount == 0 && reader.readableBytes == 0 {
             // Only the count: what the JS reader expects of an empty delta.
-            return Delta(name: name, loggedFields: [], reducedDeltaFlag: 0, layout: .countOnly)
+            return (Delta(name: name, loggedFields: [], reducedDeltaFlag: 0, layout: .countOnly), 0)
         }
         let loggedCount = try reader.readCount("logged field count", minimumSize: 5)
         var loggedFields: [LoggedField] = []
@@ -26,20 +46,9 @@ extension Bin2Decoder {
         let reduced = try reader.readUInt8("reduced-delta flag")
         let maskSize = (loggedCount + 7) / 8
         let changeCount = try reader.readCount("change count", minimumSize: 16 + 2 * maskSize)
-        var changes: [DeltaChange] = []
-        changes.reserveCapacity(changeCount)
-        for changeIndex in 0..<changeCount {
-            do throws(BriefcaseError) {
-                changes.append(try decodeChange(&reader, loggedFields: loggedFields, element: name))
-            } catch {
-                var located = error
-                located.message = "change \(changeIndex): " + error.message
-                throw located
-            }
-        }
         let layout: DeltaLayout = Int(firstCount) == changeCount ? .full : .mismatchedCounts(firstCount: firstCount)
-        return Delta(name: name, loggedFields: loggedFields, keyFields: keyFields, reducedDeltaFlag: reduced,
-                     changes: changes, layout: layout)
+        return (Delta(name: name, loggedFields: loggedFields, keyFields: keyFields, reducedDeltaFlag: reduced,
+                      changes: [], layout: layout), changeCount)
     }
 
     private mutating func decodeChange(_ reader: inout ByteReader, loggedFields: [LoggedField], element: ByteString) throws(BriefcaseError) -> DeltaChange {

@@ -1,6 +1,37 @@
 extension Bin2Decoder {
     /// Decodes a dataset element body (schema flag … last row).
     mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> Table {
+        let head = try decodeTableHead(&reader, name: name, positionBase: positionBase)
+        let fields = head.fields, fieldCount = fields.count, rowCount = head.rowCount
+        var rows: [Row] = []
+        rows.reserveCapacity(rowCount)
+        for rowIndex in 0..<rowCount {
+            let mask = try readMask(&reader, count: fieldCount, "NULL mask of row \(rowIndex)", element: name)
+            var row: Row = []
+            row.reserveCapacity(fieldCount)
+            for (column, field) in fields.enumerated() {
+                if Self.bit(mask, column) {
+                    row.append(nil)
+                } else {
+                    do throws(BriefcaseError) {
+                        row.append(try Self.readValue(&reader, type: field.type))
+                    } catch {
+                        var located = error
+                        located.message = "row \(rowIndex), field '\(field.name)': " + error.message
+                        throw located
+                    }
+                }
+            }
+            rows.append(row)
+        }
+        var table = head.table
+        table.rows = rows
+        return table
+    }
+
+    /// Decodes a dataset element up to its first row: schema, field descriptors and row count
+    /// (what `info` needs; the rows are not touched).
+    mutating func decodeTableHead(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> TableHead {
         let flagOffset = reader.readerIndex
         let flag = try reader.readUInt8("schema flag")
         guard flag <= 1 else {
@@ -43,28 +74,7 @@ extension Bin2Decoder {
             throw BriefcaseError(.invalidData, "row count is \(rowCount) but only \(reader.readableBytes) bytes remain for rows",
                                  offset: rowCountOffset)
         }
-        var rows: [Row] = []
-        rows.reserveCapacity(rowCount)
-        for rowIndex in 0..<rowCount {
-            let mask = try readMask(&reader, count: fieldCount, "NULL mask of row \(rowIndex)", element: name)
-            var row: Row = []
-            row.reserveCapacity(fieldCount)
-            for (column, field) in fields.enumerated() {
-                if Self.bit(mask, column) {
-                    row.append(nil)
-                } else {
-                    do throws(BriefcaseError) {
-                        row.append(try Self.readValue(&reader, type: field.type))
-                    } catch {
-                        var located = error
-                        located.message = "row \(rowIndex), field '\(field.name)': " + error.message
-                        throw located
-                    }
-                }
-            }
-            rows.append(row)
-        }
-        return Table(name: name, schema: schema, fields: fields, rows: rows, schemaEndWhenAbsent: schemaEndWhenAbsent)
+        return TableHead(table: Table(name: name, schema: schema, fields: fields, schemaEndWhenAbsent: schemaEndWhenAbsent), rowCount: rowCount)
     }
 
     private func decodeSchema(_ reader: inout ByteReader) throws(BriefcaseError) -> Schema {
@@ -111,4 +121,12 @@ extension Bin2Decoder {
         }
         return (propertyCount, lists)
     }
+}
+
+/// A table without its rows, and how many rows it stores.
+public struct TableHead: Sendable {
+    public var table: Table
+    public var rowCount: Int
+    public var name: ByteString { table.name }
+    public var fields: [FieldDescriptor] { table.fields }
 }

@@ -11,6 +11,8 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
         case unsupported
         /// A model that cannot be written (e.g. a value that does not fit its column type).
         case invalidModel
+        /// A file could not be opened, read or written.
+        case io
     }
 
     public var kind: Kind

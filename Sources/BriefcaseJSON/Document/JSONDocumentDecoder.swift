@@ -1,0 +1,228 @@
+import BriefcaseKit
+
+/// Reads the lossless JSON document (Spec/json-format.md) back into a briefcase, symmetric to
+/// `JSONDocumentEncoder`. Errors name the JSON path of the offending value.
+public struct JSONDocumentDecoder {
+    public init() {}
+
+    public func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseDocument {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+        }
+        return try decode(root)
+    }
+
+    public func decode(_ root: JSONValue) throws(BriefcaseError) -> BriefcaseDocument {
+        let top = try Node(root, "$").object()
+        guard try top.member("format").string() == JSONDocumentEncoder<ArraySink>.formatName else {
+            throw BriefcaseError(.invalidData, "$.format: not a briefcase JSON document (expected \"briefcase-json\")")
+        }
+        let version = try top.member("version").int(Int64.self)
+        guard version == JSONDocumentEncoder<ArraySink>.formatVersion else {
+            throw BriefcaseError(.unsupported, "$.version: version \(version) is not supported (1 is)")
+        }
+        let containerName = try top.member("container").string()
+        guard let container = ContainerFormat(rawValue: containerName) else {
+            throw BriefcaseError(.invalidData, "$.container: unknown container '\(containerName)' (dabriefcase or bin2)")
+        }
+        let encodingName = try top.member("encoding").string()
+        guard let codePage = CodePage(name: encodingName) else {
+            throw BriefcaseError(.unsupported, "$.encoding: unknown code page '\(encodingName)'")
+        }
+        let reader = ValueReader(codePage: codePage)
+        var file = BriefcaseFile()
+        if let properties = top.optionalMember("properties") {
+            for item in try properties.array() {
+                let pair = try item.array(count: 2)
+                file.properties.append(BriefcaseProperty(name: try reader.ansi(pair[0]), value: try reader.ansi(pair[1])))
+            }
+        }
+        if let padding = top.optionalMember("headerPadding") {
+            file.headerPadding = ByteString(try padding.base64())
+        }
+        for element in try top.member("elements").array() {
+            let object = try element.object()
+            switch try object.member("kind").string() {
+            case "table": file.stream.elements.append(.table(try reader.table(object)))
+            case "delta": file.stream.elements.append(.delta(try reader.delta(object)))
+            case let other: throw try object.member("kind").error("unknown element kind '\(other)' (table or delta)")
+            }
+        }
+        return BriefcaseDocument(container: container, file: file)
+    }
+}
+
+/// Reads model values from JSON nodes, with the document's code page for 8-bit strings.
+struct ValueReader {
+    let codePage: CodePage
+
+    func ansi(_ node: Node) throws(BriefcaseError) -> ByteString {
+        if case .string(let text) = node.value {
+            guard let bytes = codePage.encode(text) else {
+                throw node.error("text cannot be written in code page \(codePage.name)")
+            }
+            return bytes
+        }
+        return ByteString(try node.object().member("bytes").base64())
+    }
+
+    func table(_ object: ObjectNode) throws(BriefcaseError) -> Table {
+        var table = Table(name: try ansi(object.member("name")), fields: [])
+        let schemaNode = try object.member("schema")
+        if schemaNode.isNull {
+            let marker = try object.member("schemaEnd").string()
+            guard let value = SchemaEndMarker(rawValue: marker) else {
+                throw try object.member("schemaEnd").error("expected \"zero\" or \"position\"")
+            }
+            table.schemaEndWhenAbsent = value
+        } else {
+            let schema = try schemaNode.object()
+            table.schema = Schema(
+                fieldPropertyCount: try schema.member("fieldPropertyCount").int(Int32.self).nonNegative(schema.member("fieldPropertyCount")),
+                fields: try propertyLists(schema.member("fields")),
+                parameterPropertyCount: try schema.member("parameterPropertyCount").int(Int32.self).nonNegative(schema.member("parameterPropertyCount")),
+                parameters: try propertyLists(schema.member("parameters")))
+        }
+        for fieldNode in try object.member("fields").array() {
+            let field = try fieldNode.object()
+            table.fields.append(FieldDescriptor(name: try ansi(field.member("name")),
+                                                type: try dataType(field.member("type")),
+                                                size: try field.member("size").int(Int32.self)))
+        }
+        let types = table.fields.map(\.type)
+        let rows = try object.member("rows").array()
+        table.rows.reserveCapacity(rows.count)
+        for rowNode in rows {
+            table.rows.append(try values(rowNode, types))
+        }
+        return table
+    }
+
+    func delta(_ object: ObjectNode) throws(BriefcaseError) -> Delta {
+        var delta = Delta(name: try ansi(object.member("name")), loggedFields: [])
+        if let layout = object.optionalMember("layout") {
+            guard try layout.string() == "countOnly" else { throw layout.error("expected \"countOnly\"") }
+            delta.layout = .countOnly
+        } else if let first = object.optionalMember("firstChangeCount") {
+            delta.layout = .mismatchedCounts(firstCount: try first.int(Int32.self))
+        }
+        for fieldNode in try object.member("loggedFields").array() {
+            let field = try fieldNode.object()
+            delta.loggedFields.append(LoggedField(name: try ansi(field.member("name")), type: try dataType(field.member("type"))))
+        }
+        for key in try object.member("keyFields").array() {
+            delta.keyFields.append(try ansi(key))
+        }
+        delta.reducedDeltaFlag = try object.member("reducedDelta").int(UInt8.self)
+        let types = delta.loggedFields.map(\.type)
+        for changeNode in try object.member("changes").array() {
+            let change = try changeNode.object()
+            delta.changes.append(DeltaChange(
+                type: ChangeType(rawValue: try code(change.member("type"), names: ChangeType.names)),
+                recordID: try change.member("recordID").int(Int32.self),
+                status: ChangeStatus(rawValue: try code(change.member("status"), names: ChangeStatus.names)),
+                message: try ansi(change.member("message")),
+                oldValues: try values(change.member("old"), types),
+                newValues: try values(change.member("new"), types)))
+        }
+        return delta
+    }
+
+    private func code(_ node: Node, names: [String]) throws(BriefcaseError) -> Int32 {
+        if case .string(let name) = node.value {
+            guard let index = names.firstIndex(of: name) else {
+                throw node.error("unknown name '\(name)' (\(names.joined(separator: ", ")) or an integer)")
+            }
+            return Int32(index)
+        }
+        return try node.int(Int32.self)
+    }
+
+    private func dataType(_ node: Node) throws(BriefcaseError) -> DataType {
+        let name = try node.string()
+        guard let type = DataType(name: name) else { throw node.error("unknown data type '\(name)'") }
+        return type
+    }
+
+    private func propertyLists(_ node: Node) throws(BriefcaseError) -> [[SchemaProperty]] {
+        var lists: [[SchemaProperty]] = []
+        for listNode in try node.array() {
+            var list: [SchemaProperty] = []
+            for pairNode in try listNode.array() {
+                let pair = try pairNode.array(count: 2)
+                let value: ByteString?
+                switch pair[1].value {
+                case .null: value = nil
+                case .string(let text): value = ByteString(utf8: text)
+                default: value = ByteString(try pair[1].object().member("bytes").base64())
+                }
+                list.append(SchemaProperty(name: try ansi(pair[0]), value: value))
+            }
+            lists.append(list)
+        }
+        return lists
+    }
+
+    func values(_ node: Node, _ types: [DataType]) throws(BriefcaseError) -> [Value?] {
+        let items = try node.array(count: types.count)
+        var result: [Value?] = []
+        result.reserveCapacity(items.count)
+        for (item, type) in zip(items, types) {
+            result.append(item.isNull ? nil : try value(item, type: type))
+        }
+        return result
+    }
+
+    func value(_ node: Node, type: DataType) throws(BriefcaseError) -> Value {
+        guard let storage = type.storage else { throw node.error("\(type.name) columns cannot hold values") }
+        switch storage {
+        case .ansiString: return .ansiString(try ansi(node))
+        case .wideString:
+            if case .string(let text) = node.value { return .wideString(WideText.encode(text)) }
+            return .wideString(ByteString(try node.object().member("utf16le").base64()))
+        case .blob: return .blob(ByteString(try node.base64()))
+        case .guid:
+            if case .string(let text) = node.value {
+                let bytes = ByteString(utf8: text)
+                guard bytes.count == 36 else { throw node.error("a GUID has 36 characters") }
+                return .guid(bytes)
+            }
+            let bytes = try node.object().member("bytes").base64()
+            guard bytes.count == 36 else { throw node.error("a GUID has 36 bytes") }
+            return .guid(ByteString(bytes))
+        case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32:
+            let value = try node.int(Int64.self)
+            guard Value.integer(value).fits(storage) else { throw node.error("\(value) does not fit a \(type.name) column") }
+            return .integer(value)
+        case .uint64: return .largeUInt(try node.int(UInt64.self))
+        case .boolean:
+            if case .bool(let b) = node.value { return .boolean(b ? 1 : 0) }
+            return .boolean(try node.object().member("byte").int(UInt8.self))
+        case .currency:
+            let text = try node.string()
+            guard let currency = Currency(text) else { throw node.error("'\(text)' is not a currency amount (at most 4 decimals, within Int64 / 10 000)") }
+            return .currency(currency)
+        case .decimal:
+            if case .string(let text) = node.value {
+                guard let decimal = Decimal96(text) else { throw node.error("'\(text)' is not a decimal that fits 96 bits") }
+                return .decimal(decimal)
+            }
+            let bytes = try node.object().member("decimalBytes").base64()
+            guard bytes.count == 16 else { throw node.error("decimalBytes must be 16 bytes") }
+            var reader = ByteReader(bytes: bytes)
+            return .decimal(Decimal96(low: try reader.readInteger(), mid: try reader.readInteger(),
+                                      high: try reader.readInteger(), flags: try reader.readInteger()))
+        case .float64: return .float(try node.double())
+        case .float32: return .singleFloat(try node.float())
+        case .dateTime:
+            if case .string(let text) = node.value {
+                guard let date = OLEDateTime(isoText: text) else { throw node.error("'\(text)' is not YYYY-MM-DDTHH:MM:SS.sss") }
+                return .dateTime(date)
+            }
+            return .dateTime(OLEDateTime(try node.object().member("oleDate").double()))
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import BriefcaseKit
+
+/// Writes the lossless JSON document of a briefcase (Spec/json-format.md), streaming: the
+/// document is never built in memory; rows go to the sink one line each.
+///
+/// Everything the binary writer needs to reproduce the file byte for byte is in the document.
+/// Text is shown as text where that is reversible; otherwise the exact bytes travel as base64.
+public struct JSONDocumentEncoder<Sink: ByteSink> {
+    public var writer: JSONWriter<Sink>
+    /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values).
+    public let codePage: CodePage
+
+    public init(sink: Sink, codePage: CodePage) {
+        self.writer = JSONWriter(sink: sink)
+        self.codePage = codePage
+    }
+
+    public static var formatName: String { "briefcase-json" }
+    public static var formatVersion: Int64 { 1 }
+
+    public mutating func encode(_ document: BriefcaseDocument) throws {
+        writer.writeRaw("{\n  \"format\": ")
+        writer.writeString(Self.formatName)
+        writer.writeRaw(",\n  \"version\": ")
+        writer.writeInt(Self.formatVersion)
+        writer.writeRaw(",\n  \"container\": ")
+        writer.writeString(document.container.rawValue)
+        writer.writeRaw(",\n  \"encoding\": ")
+        writer.writeString(codePage.name)
+        if document.container == .dabriefcase {
+            writer.writeRaw(",\n  \"properties\": [")
+            for (i, property) in document.file.properties.enumerated() {
+                writer.writeRaw(i == 0 ? "\n    [" : ",\n    [")
+                writeAnsi(property.name)
+                writer.writeRaw(", ")
+                writeAnsi(property.value)
+                writer.writeRaw("]")
+            }
+            writer.writeRaw(document.file.properties.isEmpty ? "]" : "\n  ]")
+            if !document.file.headerPadding.isEmpty {
+                writer.writeRaw(",\n  \"headerPadding\": ")
+                writer.writeString(Base64.encode(document.file.headerPadding.bytes))
+            }
+        }
+        writer.writeRaw(",\n  \"elements\": [")
+        for (i, element) in document.file.stream.elements.enumerated() {
+            writer.writeRaw(i == 0 ? "\n    " : ",\n    ")
+            switch element {
+            case .table(let table): try encodeTable(table)
+            case .delta(let delta): try encodeDelta(delta)
+            }
+        }
+        writer.writeRaw(document.file.stream.elements.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        try writer.flush()
+    }
+
+    // MARK: elements
+
+    mutating func encodeTable(_ table: Table) throws {
+        writer.writeRaw("{\"kind\": \"table\", \"name\": ")
+        writeAnsi(table.name)
+        writer.writeRaw(",\n     \"schema\": ")
+        if let schema = table.schema {
+            writer.writeRaw("{\"fieldPropertyCount\": ")
+            writer.writeInt(Int64(schema.fieldPropertyCount))
+            writer.writeRaw(", \"fields\": ")
+            writePropertyLists(schema.fields)
+            writer.writeRaw(",\n       \"parameterPropertyCount\": ")
+            writer.writeInt(Int64(schema.parameterPropertyCount))
+            writer.writeRaw(", \"parameters\": ")
+            writePropertyLists(schema.parameters)
+            writer.writeRaw("}")
+        } else {
+            writer.writeRaw("null, \"schemaEnd\": ")
+            writer.writeString(table.schemaEndWhenAbsent.rawValue)
+        }
+        writer.writeRaw(",\n     \"fields\": [")
+        for (i, field) in table.fields.enumerated() {
+            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
+            writeAnsi(field.name)
+            writer.writeRaw(", \"type\": ")
+            writer.writeString(field.type.name)
+            writer.writeRaw(", \"size\": ")
+            writer.writeInt(Int64(field.size))
+            writer.writeRaw("}")
+        }
+        writer.writeRaw("],\n     \"rows\": [")
+        let types = table.fields.map(\.type)
+        for (r, row) in table.rows.enumerated() {
+            writer.writeRaw(r == 0 ? "\n      " : ",\n      ")
+            writeValues(row, types)
+        }
+        writer.writeRaw(table.rows.isEmpty ? "]}" : "\n     ]}")
+    }
+
+    mutating func encodeDelta(_ delta: Delta) throws {
+        writer.writeRaw("{\"kind\": \"delta\", \"name\": ")
+        writeAnsi(delta.name)
+        switch delta.layout {
+        case .full: break
+        case .countOnly: writer.writeRaw(", \"layout\": \"countOnly\"")
+        case .mismatchedCounts(let first):
+            writer.writeRaw(", \"firstChangeCount\": ")
+            writer.writeInt(Int64(first))
+        }
+        writer.writeRaw(",\n     \"loggedFields\": [")
+        for (i, field) in delta.loggedFields.enumerated() {
+            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
+            writeAnsi(field.name)
+            writer.writeRaw(", \"type\": ")
+            writer.writeString(field.type.name)
+            writer.writeRaw("}")
+        }
+        writer.writeRaw("],\n     \"keyFields\": [")
+        for (i, key) in delta.keyFields.enumerated() {
+            if i > 0 { writer.writeRaw(", ") }
+            writeAnsi(key)
+        }
+        writer.writeRaw("], \"reducedDelta\": ")
+        writer.writeInt(Int64(delta.reducedDeltaFlag))
+        writer.writeRaw(",\n     \"changes\": [")
+        let types = delta.loggedFields.map(\.type)
+        for (i, change) in delta.changes.enumerated() {
+            writer.writeRaw(i == 0 ? "\n      {\"type\": " : ",\n      {\"type\": ")
+            writeCode(change.type.rawValue, known: change.type.isKnown, name: change.type.description)
+            writer.writeRaw(", \"recordID\": ")
+            writer.writeInt(Int64(change.recordID))
+            writer.writeRaw(", \"status\": ")
+            writeCode(change.status.rawValue, known: change.status.isKnown, name: change.status.description)
+            writer.writeRaw(", \"message\": ")
+            writeAnsi(change.message)
+            writer.writeRaw(",\n       \"old\": ")
+            writeValues(change.oldValues, types)
+            writer.writeRaw(",\n       \"new\": ")
+            writeValues(change.newValues, types)
+            writer.writeRaw("}")
+        }
+        writer.writeRaw(delta.changes.isEmpty ? "]}" : "\n     ]}")
+    }
+
+    private mutating func writeCode(_ raw: Int32, known: Bool, name: String) {
+        if known { writer.writeString(name) } else { writer.writeInt(Int64(raw)) }
+    }
+
+    private mutating func writePropertyLists(_ lists: [[SchemaProperty]]) {
+        writer.writeRaw("[")
+        for (i, list) in lists.enumerated() {
+            writer.writeRaw(i == 0 ? "\n        [" : ",\n        [")
+            for (k, property) in list.enumerated() {
+                writer.writeRaw(k == 0 ? "[" : ", [")
+                writeAnsi(property.name)
+                writer.writeRaw(", ")
+                if let value = property.value {
+                    if let text = value.utf8String {
+                        writer.writeString(text)
+                    } else {
+                        writeBytesObject("bytes", value)
+                    }
+                } else {
+                    writer.writeNull()
+                }
+                writer.writeRaw("]")
+            }
+            writer.writeRaw("]")
+        }
+        writer.writeRaw(lists.isEmpty ? "]" : "\n       ]")
+    }
+
+    // MARK: values
+
+    private mutating func writeValues(_ values: [Value?], _ types: [DataType]) {
+        writer.writeRaw("[")
+        for (i, value) in values.enumerated() {
+            if i > 0 { writer.writeRaw(", ") }
+            if let value { writeValue(value, type: types[i]) } else { writer.writeNull() }
+        }
+        writer.writeRaw("]")
+    }
+
+    /// An 8-bit string: text when the code page maps it reversibly, else `{"bytes": base64}`.
+    mutating func writeAnsi(_ string: ByteString) {
+        if let text = codePage.decodeReversibly(string) {
+            writer.writeString(text)
+        } else {
+            writeBytesObject("bytes", string)
+        }
+    }
+
+    private mutating func writeBytesObject(_ key: StaticString, _ bytes: ByteString) {
+        writer.writeRaw("{\"")
+        writer.writeRaw(key)
+        writer.writeRaw("\": ")
+        writer.writeString(Base64.encode(bytes.bytes))
+        writer.writeRaw("}")
+    }
+
+    mutating func writeValue(_ value: Value, type: DataType) {
+        switch value {
+        case .ansiString(let s): writeAnsi(s)
+        case .wideString(let s):
+            if let text = WideText.decode(s) { writer.writeString(text) } else { writeBytesObject("utf16le", s) }
+        case .blob(let s): writer.writeString(Base64.encode(s.bytes))
+        case .guid(let s):
+            if s.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                writer.writeString(String(decoding: s.bytes, as: UTF8.self))
+            } else {
+                writeBytesObject("bytes", s)
+            }
+        case .integer(let i): writer.writeInt(i)
+        case .largeUInt(let u): writer.writeUInt(u)
+        case .boolean(let b):
+            switch b {
+            case 0: writer.writeBool(false)
+            case 1: writer.writeBool(true)
+            default:
+                writer.writeRaw("{\"byte\": ")
+                writer.writeInt(Int64(b))
+                writer.writeRaw("}")
+            }
+        case .currency(let c): writer.writeString(c.description)
+        case .decimal(let d):
+            if d.isTextReversible {
+                writer.writeString(d.description)
+            } else {
+                var raw = ByteWriter()
+                raw.writeInteger(d.low); raw.writeInteger(d.mid); raw.writeInteger(d.high); raw.writeInteger(d.flags)
+                writeBytesObject("decimalBytes", ByteString(raw.bytes))
+            }
+        case .float(let f): writeDouble(f)
+        case .singleFloat(let f):
+            if f.isFinite { writer.writeFloat(f) } else { writer.writeString(FloatText.special(f)) }
+        case .dateTime(let d):
+            if let iso = d.isoText, OLEDateTime(isoText: iso) == d {
+                writer.writeString(iso)
+            } else {
+                writer.writeRaw("{\"oleDate\": ")
+                writeDouble(d.value)
+                writer.writeRaw("}")
+            }
+        }
+    }
+
+    private mutating func writeDouble(_ value: Double) {
+        if value.isFinite { writer.writeDouble(value) } else { writer.writeString(FloatText.special(value)) }
+    }
+}
+
+/// Text for the doubles and floats JSON numbers cannot hold: `NaN`, `Infinity`, `-Infinity`, and
+/// `NaN:<hex bits>` for NaNs with another payload than the default one.
+public enum FloatText {
+    public static func special(_ value: Double) -> String {
+        if value.isNaN {
+            return value.bitPattern == Double.nan.bitPattern ? "NaN" : "NaN:" + hex(value.bitPattern, 16)
+        }
+        return value < 0 ? "-Infinity" : "Infinity"
+    }
+
+    public static func special(_ value: Float) -> String {
+        if value.isNaN {
+            return value.bitPattern == Float.nan.bitPattern ? "NaN" : "NaN:" + hex(UInt64(value.bitPattern), 8)
+        }
+        return value < 0 ? "-Infinity" : "Infinity"
+    }
+
+    public static func parseDouble(special text: String) -> Double? {
+        switch text {
+        case "NaN": return .nan
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default:
+            guard text.hasPrefix("NaN:"), text.count == 20, let bits = UInt64(text.dropFirst(4), radix: 16) else { return nil }
+            let value = Double(bitPattern: bits)
+            return value.isNaN ? value : nil
+        }
+    }
+
+    public static func parseFloat(special text: String) -> Float? {
+        switch text {
+        case "NaN": return .nan
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default:
+            guard text.hasPrefix("NaN:"), text.count == 12, let bits = UInt32(text.dropFirst(4), radix: 16) else { return nil }
+            let value = Float(bitPattern: bits)
+            return value.isNaN ? value : nil
+        }
+    }
+
+    static func hex(_ value: UInt64, _ digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

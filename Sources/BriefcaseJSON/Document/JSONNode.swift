@@ -1,0 +1,104 @@
+import BriefcaseKit
+
+/// A JSON value with its path (`$.elements[2].rows[5][1]`), for error messages.
+struct Node {
+    let value: JSONValue
+    let path: String
+
+    init(_ value: JSONValue, _ path: String) {
+        self.value = value
+        self.path = path
+    }
+
+    func error(_ message: String) -> BriefcaseError {
+        BriefcaseError(.invalidData, "\(path): \(message)")
+    }
+
+    var isNull: Bool { if case .null = value { return true } else { return false } }
+
+    func object() throws(BriefcaseError) -> ObjectNode {
+        guard case .object(let object) = value else { throw error("expected an object") }
+        return ObjectNode(object: object, path: path)
+    }
+
+    func array() throws(BriefcaseError) -> [Node] {
+        guard case .array(let items) = value else { throw error("expected an array") }
+        return items.enumerated().map { Node($0.element, "\(path)[\($0.offset)]") }
+    }
+
+    func array(count: Int) throws(BriefcaseError) -> [Node] {
+        let items = try array()
+        guard items.count == count else { throw error("expected \(count) items, found \(items.count)") }
+        return items
+    }
+
+    func string() throws(BriefcaseError) -> String {
+        guard case .string(let text) = value else { throw error("expected a string") }
+        return text
+    }
+
+    func int<T: FixedWidthInteger>(_ type: T.Type) throws(BriefcaseError) -> T {
+        guard case .number(let text) = value else { throw error("expected an integer") }
+        guard let result = T(text, radix: 10), !text.hasPrefix("+") else {
+            throw error("expected an integer in \(T.min)…\(T.max), found \(text)")
+        }
+        return result
+    }
+
+    func base64() throws(BriefcaseError) -> [UInt8] {
+        let text = try string()
+        guard let bytes = Base64.decode(text) else { throw error("not valid base64 (standard alphabet, padded)") }
+        return bytes
+    }
+
+    func double() throws(BriefcaseError) -> Double {
+        switch value {
+        case .number(let text):
+            guard let result = Double(text) else { throw error("not a number: \(text)") }
+            return result
+        case .string(let text):
+            guard let result = FloatText.parseDouble(special: text) else {
+                throw error("expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+            }
+            return result
+        default: throw error("expected a number")
+        }
+    }
+
+    func float() throws(BriefcaseError) -> Float {
+        switch value {
+        case .number(let text):
+            guard let result = Float(text) else { throw error("not a number: \(text)") }
+            return result
+        case .string(let text):
+            guard let result = FloatText.parseFloat(special: text) else {
+                throw error("expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+            }
+            return result
+        default: throw error("expected a number")
+        }
+    }
+}
+
+struct ObjectNode {
+    let object: JSONObject
+    let path: String
+
+    func member(_ key: String) throws(BriefcaseError) -> Node {
+        guard let value = object[key] else {
+            throw BriefcaseError(.invalidData, "\(path): missing key \"\(key)\"")
+        }
+        return Node(value, "\(path).\(key)")
+    }
+
+    func optionalMember(_ key: String) -> Node? {
+        object[key].map { Node($0, "\(path).\(key)") }
+    }
+}
+
+extension Int32 {
+    func nonNegative(_ node: Node) throws(BriefcaseError) -> Int {
+        guard self >= 0 else { throw node.error("must not be negative") }
+        return Int(self)
+    }
+}

@@ -1,0 +1,210 @@
+// Pure-Swift base64 (RFC 4648).
+//
+// `Base64`: standard alphabet (`+`, `/`) with `=` padding.
+// `URLSafeBase64`: URL and filename safe alphabet (`-`, `_`), no padding.
+//
+// Decoding is strict and canonical: only alphabet characters (no whitespace or line
+// breaks), correct length, padding only where the standard variant requires it (and
+// never in the URL-safe variant), and the unused low bits of the last character must be
+// zero ("Zh==" is rejected), so every accepted text is exactly what `encode` produces.
+
+public enum Base64 {
+    /// Standard base64 with `=` padding.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        Base64Codec.encodeToString(bytes, alphabet: Base64Codec.standardAlphabet, padded: true)
+    }
+
+    /// Appends the standard base64 text of `bytes` (ASCII, no quotes) to `output`.
+    public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8]) where C.Element == UInt8 {
+        Base64Codec.encode(bytes, into: &output, alphabet: Base64Codec.standardAlphabet, padded: true)
+    }
+
+    /// Strict decode; nil for anything `encode` would not have produced.
+    public static func decode(_ text: String) -> [UInt8]? {
+        Base64Codec.decode(text, table: Base64Codec.standardTable, padded: true)
+    }
+
+    /// Strict decode of base64 given as ASCII/UTF-8 bytes.
+    public static func decode<C: Collection>(utf8 text: C) -> [UInt8]? where C.Element == UInt8 {
+        Base64Codec.decode(utf8: text, table: Base64Codec.standardTable, padded: true)
+    }
+}
+
+public enum URLSafeBase64 {
+    /// URL-safe base64 (`-`, `_`) without padding.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        Base64Codec.encodeToString(bytes, alphabet: Base64Codec.urlSafeAlphabet, padded: false)
+    }
+
+    /// Appends the URL-safe base64 text of `bytes` (no padding, no quotes) to `output`.
+    public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8]) where C.Element == UInt8 {
+        Base64Codec.encode(bytes, into: &output, alphabet: Base64Codec.urlSafeAlphabet, padded: false)
+    }
+
+    /// Strict decode; rejects `=` padding, `+`/`/`, a length of 4n+1 and non-zero trailing bits.
+    public static func decode(_ text: String) -> [UInt8]? {
+        Base64Codec.decode(text, table: Base64Codec.urlSafeTable, padded: false)
+    }
+
+    /// Strict decode of URL-safe base64 given as ASCII/UTF-8 bytes.
+    public static func decode<C: Collection>(utf8 text: C) -> [UInt8]? where C.Element == UInt8 {
+        Base64Codec.decode(utf8: text, table: Base64Codec.urlSafeTable, padded: false)
+    }
+}
+
+// MARK: - Implementation
+
+enum Base64Codec {
+    static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    static let urlSafeAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+    static let standardTable: [UInt8] = makeTable(standardAlphabet)
+    static let urlSafeTable: [UInt8] = makeTable(urlSafeAlphabet)
+
+    /// 256-entry reverse table: the 6-bit value, or 0xFF for characters outside the alphabet.
+    static func makeTable(_ alphabet: StaticString) -> [UInt8] {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for index in 0..<64 { table[Int(alphabet.utf8Start[index])] = UInt8(index) }
+        return table
+    }
+
+    static func encodedLength(_ count: Int, padded: Bool) -> Int {
+        let full = count / 3 * 4
+        switch count % 3 {
+        case 0: return full
+        case 1: return full + (padded ? 4 : 2)
+        default: return full + (padded ? 4 : 3)
+        }
+    }
+
+    static func encodeToString<C: Collection>(_ bytes: C, alphabet: StaticString, padded: Bool) -> String
+    where C.Element == UInt8 {
+        func run(_ source: UnsafeBufferPointer<UInt8>) -> String {
+            let length = encodedLength(source.count, padded: padded)
+            if length == 0 { return "" }
+            return String(unsafeUninitializedCapacity: length) { destination in
+                encode(source, to: destination.baseAddress!, alphabet: alphabet.utf8Start, padded: padded)
+                return length
+            }
+        }
+        if let result = bytes.withContiguousStorageIfAvailable(run) { return result }
+        return Array(bytes).withUnsafeBufferPointer(run)
+    }
+
+    static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8], alphabet: StaticString, padded: Bool)
+    where C.Element == UInt8 {
+        func run(_ source: UnsafeBufferPointer<UInt8>) {
+            let length = encodedLength(source.count, padded: padded)
+            guard length > 0 else { return }
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: length))
+            output.withUnsafeMutableBufferPointer { destination in
+                encode(source, to: destination.baseAddress! + start, alphabet: alphabet.utf8Start, padded: padded)
+            }
+        }
+        if bytes.withContiguousStorageIfAvailable(run) == nil {
+            Array(bytes).withUnsafeBufferPointer(run)
+        }
+    }
+
+    /// Writes exactly `encodedLength(source.count, padded:)` bytes at `destination`.
+    static func encode(
+        _ source: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
+        alphabet: UnsafePointer<UInt8>, padded: Bool
+    ) {
+        let count = source.count
+        var s = 0
+        var d = 0
+        while count &- s >= 3 {
+            let b0 = source[s], b1 = source[s &+ 1], b2 = source[s &+ 2]
+            destination[d] = alphabet[Int(b0 >> 2)]
+            destination[d &+ 1] = alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            destination[d &+ 2] = alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)]
+            destination[d &+ 3] = alphabet[Int(b2 & 0x3F)]
+            s &+= 3
+            d &+= 4
+        }
+        switch count &- s {
+        case 1:
+            let b0 = source[s]
+            destination[d] = alphabet[Int(b0 >> 2)]
+            destination[d &+ 1] = alphabet[Int((b0 & 0x03) << 4)]
+            if padded {
+                destination[d &+ 2] = UInt8(ascii: "=")
+                destination[d &+ 3] = UInt8(ascii: "=")
+            }
+        case 2:
+            let b0 = source[s], b1 = source[s &+ 1]
+            destination[d] = alphabet[Int(b0 >> 2)]
+            destination[d &+ 1] = alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)]
+            destination[d &+ 2] = alphabet[Int((b1 & 0x0F) << 2)]
+            if padded { destination[d &+ 3] = UInt8(ascii: "=") }
+        default:
+            break
+        }
+    }
+
+    static func decode(_ text: String, table: [UInt8], padded: Bool) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { decode($0, table: table, padded: padded) }
+    }
+
+    static func decode<C: Collection>(utf8 text: C, table: [UInt8], padded: Bool) -> [UInt8]? where C.Element == UInt8 {
+        if let result = text.withContiguousStorageIfAvailable({ decode($0, table: table, padded: padded) }) {
+            return result
+        }
+        return Array(text).withUnsafeBufferPointer { decode($0, table: table, padded: padded) }
+    }
+
+    static func decode(_ source: UnsafeBufferPointer<UInt8>, table: [UInt8], padded: Bool) -> [UInt8]? {
+        let count = source.count
+        var characters = count
+        if padded {
+            guard count % 4 == 0 else { return nil }
+            if count > 0 && source[count - 1] == UInt8(ascii: "=") {
+                characters -= 1
+                if source[count - 2] == UInt8(ascii: "=") { characters -= 1 }
+            }
+        } else {
+            guard count % 4 != 1 else { return nil }
+        }
+        let fullGroups = characters / 4
+        let tail = characters % 4  // 0, 2 or 3 here
+        let outputLength = fullGroups * 3 + (tail == 0 ? 0 : tail - 1)
+
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let result = [UInt8](unsafeUninitializedCapacity: outputLength) { output, initialized in
+                var bad: UInt8 = 0
+                var s = 0
+                var d = 0
+                for _ in 0..<fullGroups {
+                    let v0 = table[Int(source[s])], v1 = table[Int(source[s &+ 1])]
+                    let v2 = table[Int(source[s &+ 2])], v3 = table[Int(source[s &+ 3])]
+                    bad |= v0 | v1 | v2 | v3
+                    output[d] = v0 << 2 | v1 >> 4
+                    output[d &+ 1] = v1 << 4 | v2 >> 2
+                    output[d &+ 2] = v2 << 6 | v3
+                    s &+= 4
+                    d &+= 3
+                }
+                switch tail {
+                case 2:
+                    let v0 = table[Int(source[s])], v1 = table[Int(source[s &+ 1])]
+                    bad |= v0 | v1 | (v1 & 0x0F == 0 ? 0 : 0xFF)
+                    output[d] = v0 << 2 | v1 >> 4
+                case 3:
+                    let v0 = table[Int(source[s])], v1 = table[Int(source[s &+ 1])], v2 = table[Int(source[s &+ 2])]
+                    bad |= v0 | v1 | v2 | (v2 & 0x03 == 0 ? 0 : 0xFF)
+                    output[d] = v0 << 2 | v1 >> 4
+                    output[d &+ 1] = v1 << 4 | v2 >> 2
+                default:
+                    break
+                }
+                valid = bad & 0x80 == 0
+                initialized = outputLength
+            }
+            return valid ? result : nil
+        }
+    }
+}

@@ -1,0 +1,450 @@
+// Strict RFC 8259 parser: UTF-8 bytes -> JSONValue.
+//
+// - Exactly one value, optionally surrounded by JSON whitespace (space, tab, LF, CR).
+//   No byte-order mark, no comments, no trailing commas, no NaN/Infinity, no leading zeros.
+// - Strings must be valid UTF-8 and contain no raw control characters (< 0x20); escapes
+//   are the RFC set only; `\uD800`-style unpaired surrogate escapes are rejected (a Swift
+//   String cannot hold them). `\u0000` is accepted.
+// - Numbers are validated against the RFC grammar and kept as their exact source text.
+// - Duplicate object keys are kept, in order (see `JSONObject.firstDuplicateKey`).
+// - The parser is iterative (explicit container stack), so nesting costs heap, not
+//   machine stack; `maxDepth` bounds it anyway. Keep `maxDepth` modest: destroying,
+//   comparing or serializing a JSONValue is recursive in its depth.
+//
+// Error offsets are byte offsets into the input:
+//   unexpected end of input       -> input count
+//   unexpected / invalid byte     -> that byte (control character, bad UTF-8 sequence start,
+//                                    stray character, first trailing character)
+//   bad escape / unpaired surrogate -> the backslash that starts the escape
+//   leading zero                  -> the leading "0"
+//   invalid literal (`nul`, `True`) -> first byte of the literal
+//   nesting too deep              -> the "[" or "{" that exceeds maxDepth
+
+/// A parse failure: what went wrong and the byte offset where it was detected.
+public struct JSONParseError: Error, CustomStringConvertible, Sendable, Hashable {
+    public let message: String
+    public let offset: Int
+
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
+    /// `"offset N: message"`.
+    public var description: String { "offset \(offset): \(message)" }
+}
+
+public enum JSONParser {
+    /// Parses one JSON document from UTF-8 bytes.
+    /// - Parameter maxDepth: maximum container nesting (`[]` has depth 1); deeper input is an error.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var parser = Parser(buffer, maxDepth: maxDepth)
+            return try parser.parseDocument()
+        }
+    }
+
+    /// Parses one JSON document from raw bytes (e.g. a memory-mapped file) without copying them.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONParseError) -> JSONValue {
+        var parser = Parser(bytes.assumingMemoryBound(to: UInt8.self), maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON document from a string's UTF-8.
+    public static func parse(_ text: String, maxDepth: Int = 256) throws(JSONParseError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { buffer -> Result<JSONValue, JSONParseError> in
+            var parser = Parser(buffer, maxDepth: maxDepth)
+            do throws(JSONParseError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - Implementation
+
+private let quote = UInt8(ascii: "\"")
+private let backslash = UInt8(ascii: "\\")
+
+private struct Parser {
+    let buf: UnsafeBufferPointer<UInt8>
+    let end: Int
+    let maxDepth: Int
+    var i = 0
+    /// Reused output buffer for strings containing escapes.
+    var scratch: [UInt8] = []
+
+    init(_ buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.buf = buf
+        self.end = buf.count
+        self.maxDepth = maxDepth
+    }
+
+    /// An open container on the explicit stack.
+    struct Frame {
+        var isObject: Bool
+        var elements: [JSONValue] = []
+        var members: [(key: String, value: JSONValue)] = []
+        /// Key of the member whose value is being parsed (objects only).
+        var key: String = ""
+    }
+
+    // MARK: errors
+
+    func fail(_ message: String, at offset: Int) -> JSONParseError {
+        JSONParseError(message: message, offset: offset)
+    }
+
+    func unexpectedEnd() -> JSONParseError {
+        JSONParseError(message: "unexpected end of input", offset: end)
+    }
+
+    func unexpectedByte(_ expected: String, at offset: Int) -> JSONParseError {
+        let byte = buf[offset]
+        let shown: String
+        if byte >= 0x20 && byte < 0x7F {
+            shown = "'\(Character(Unicode.Scalar(byte)))'"
+        } else {
+            shown = "byte 0x" + String(byte, radix: 16, uppercase: true)
+        }
+        return JSONParseError(message: "unexpected \(shown), expected \(expected)", offset: offset)
+    }
+
+    // MARK: structure
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while i < end {
+            switch buf[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        var frames: [Frame] = []
+        var value: JSONValue
+
+        nextValue: while true {
+            skipWhitespace()
+            guard i < end else { throw unexpectedEnd() }
+            switch buf[i] {
+            case UInt8(ascii: "["):
+                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: i) }
+                i &+= 1
+                skipWhitespace()
+                if i < end && buf[i] == UInt8(ascii: "]") {
+                    i &+= 1
+                    value = .array([])
+                } else {
+                    frames.append(Frame(isObject: false))
+                    continue nextValue
+                }
+            case UInt8(ascii: "{"):
+                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: i) }
+                i &+= 1
+                skipWhitespace()
+                if i < end && buf[i] == UInt8(ascii: "}") {
+                    i &+= 1
+                    value = .object(JSONObject())
+                } else {
+                    let key = try parseKey()
+                    frames.append(Frame(isObject: true, key: key))
+                    continue nextValue
+                }
+            case quote:
+                i &+= 1
+                value = .string(try parseString())
+            case UInt8(ascii: "t"):
+                try parseLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null")
+                value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            default:
+                throw unexpectedByte("a JSON value", at: i)
+            }
+
+            // A value is complete: attach it to the enclosing containers, closing as many as end here.
+            while true {
+                skipWhitespace()
+                if frames.isEmpty {
+                    guard i == end else { throw unexpectedByte("end of input", at: i) }
+                    return value
+                }
+                guard i < end else { throw unexpectedEnd() }
+                let top = frames.count - 1
+                let byte = buf[i]
+                if frames[top].isObject {
+                    let key = frames[top].key
+                    if byte == UInt8(ascii: ",") {
+                        frames[top].members.append((key: key, value: value))
+                        i &+= 1
+                        skipWhitespace()
+                        frames[top].key = try parseKey()
+                        continue nextValue
+                    } else if byte == UInt8(ascii: "}") {
+                        i &+= 1
+                        frames[top].members.append((key: key, value: value))
+                        value = .object(JSONObject(frames.removeLast().members))
+                    } else {
+                        throw unexpectedByte("',' or '}'", at: i)
+                    }
+                } else {
+                    if byte == UInt8(ascii: ",") {
+                        frames[top].elements.append(value)
+                        i &+= 1
+                        continue nextValue
+                    } else if byte == UInt8(ascii: "]") {
+                        i &+= 1
+                        frames[top].elements.append(value)
+                        value = .array(frames.removeLast().elements)
+                    } else {
+                        throw unexpectedByte("',' or ']'", at: i)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Parses `"key"` `:` (whitespace before the key already skipped).
+    mutating func parseKey() throws(JSONParseError) -> String {
+        guard i < end else { throw unexpectedEnd() }
+        guard buf[i] == quote else { throw unexpectedByte("a string (object key)", at: i) }
+        i &+= 1
+        let key = try parseString()
+        skipWhitespace()
+        guard i < end else { throw unexpectedEnd() }
+        guard buf[i] == UInt8(ascii: ":") else { throw unexpectedByte("':'", at: i) }
+        i &+= 1
+        return key
+    }
+
+    mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let start = i
+        let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for expected in text {
+            guard i < end else { throw unexpectedEnd() }
+            guard buf[i] == expected else { throw fail("invalid literal", at: start) }
+            i &+= 1
+        }
+    }
+
+    // MARK: numbers
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    mutating func skipDigits() {
+        while i < end && isDigit(buf[i]) { i &+= 1 }
+    }
+
+    /// At least one digit, then any more.
+    mutating func requireDigits() throws(JSONParseError) {
+        guard i < end else { throw unexpectedEnd() }
+        guard isDigit(buf[i]) else { throw unexpectedByte("a digit", at: i) }
+        skipDigits()
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> String {
+        let start = i
+        if buf[i] == UInt8(ascii: "-") { i &+= 1 }
+        guard i < end else { throw unexpectedEnd() }
+        if buf[i] == UInt8(ascii: "0") {
+            let zero = i
+            i &+= 1
+            if i < end && isDigit(buf[i]) { throw fail("leading zeros are not allowed", at: zero) }
+        } else {
+            try requireDigits()
+        }
+        if i < end && buf[i] == UInt8(ascii: ".") {
+            i &+= 1
+            try requireDigits()
+        }
+        if i < end && (buf[i] | 0x20) == UInt8(ascii: "e") {
+            i &+= 1
+            if i < end && (buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-")) { i &+= 1 }
+            try requireDigits()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
+    }
+
+    // MARK: strings
+
+    /// True if any of the 8 bytes is `"`, `\`, < 0x20 or >= 0x80 (exact: no false negatives,
+    /// and no false positives when all bytes are ASCII).
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(quote))
+        let backslashes = word ^ (ones &* UInt64(backslash))
+        // With no high bits in `word`, x &- ones*n sets a high bit iff some byte of x is < n.
+        return ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & high != 0
+    }
+
+    /// Parses string content; `i` is just past the opening quote. Leaves `i` past the closing quote.
+    mutating func parseString() throws(JSONParseError) -> String {
+        var runStart = i
+        var hasEscapes = false
+        while true {
+            if let base = buf.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while end &- i >= 8 {
+                    if Parser.needsAttention(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+                    i &+= 8
+                }
+            }
+            guard i < end else { throw unexpectedEnd() }
+            let byte = buf[i]
+            if byte == quote {
+                let string: String
+                if hasEscapes {
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                    string = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    string = String(decoding: UnsafeBufferPointer(rebasing: buf[runStart..<i]), as: UTF8.self)
+                }
+                i &+= 1
+                return string
+            } else if byte == backslash {
+                if !hasEscapes {
+                    hasEscapes = true
+                    scratch.removeAll(keepingCapacity: true)
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                try parseEscape()
+                runStart = i
+            } else if byte < 0x20 {
+                throw fail("control character 0x" + String(byte, radix: 16, uppercase: true)
+                    + " must be escaped in a string", at: i)
+            } else if byte < 0x80 {
+                i &+= 1
+            } else {
+                try skipUTF8Sequence()
+            }
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence starting at `i` (lead byte >= 0x80) and skips it.
+    /// Rejects overlong forms, encoded surrogates and code points above U+10FFFF.
+    mutating func skipUTF8Sequence() throws(JSONParseError) {
+        let start = i
+        let lead = buf[i]
+        var length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw fail("invalid UTF-8", at: start)
+        }
+        var j = start &+ 1
+        while j < start &+ length {
+            guard j < end else { throw unexpectedEnd() }
+            let byte = buf[j]
+            guard byte >= low && byte <= high else { throw fail("invalid UTF-8", at: start) }
+            low = 0x80
+            high = 0xBF
+            j &+= 1
+        }
+        i = j
+    }
+
+    /// Decodes the escape at `i` (a backslash) into `scratch`; leaves `i` after it.
+    mutating func parseEscape() throws(JSONParseError) {
+        let start = i
+        guard i &+ 1 < end else { throw unexpectedEnd() }
+        let decoded: UInt8
+        switch buf[i &+ 1] {
+        case quote: decoded = quote
+        case backslash: decoded = backslash
+        case UInt8(ascii: "/"): decoded = UInt8(ascii: "/")
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = 0x0A
+        case UInt8(ascii: "r"): decoded = 0x0D
+        case UInt8(ascii: "t"): decoded = 0x09
+        case UInt8(ascii: "u"):
+            i &+= 2
+            var scalar = try parseHex4(escapeStart: start)
+            if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                throw fail("unpaired surrogate escape (low surrogate without high)", at: start)
+            }
+            if scalar >= 0xD800 && scalar <= 0xDBFF {
+                // Must be followed immediately by a \uDC00-\uDFFF escape.
+                guard i < end else { throw unexpectedEnd() }
+                guard buf[i] == backslash else {
+                    throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
+                }
+                guard i &+ 1 < end else { throw unexpectedEnd() }
+                guard buf[i &+ 1] == UInt8(ascii: "u") else {
+                    throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
+                }
+                let lowStart = i
+                i &+= 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
+                }
+                scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (low &- 0xDC00)
+            }
+            appendUTF8(scalar)
+            return
+        default:
+            throw fail("invalid escape sequence", at: start)
+        }
+        scratch.append(decoded)
+        i &+= 2
+    }
+
+    /// Four hex digits at `i`; leaves `i` after them.
+    mutating func parseHex4(escapeStart: Int) throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard i < end else { throw unexpectedEnd() }
+            let byte = buf[i]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: throw fail("invalid \\u escape (expected 4 hex digits)", at: escapeStart)
+            }
+            value = value << 4 | UInt32(digit)
+            i &+= 1
+        }
+        return value
+    }
+
+    /// Appends a Unicode scalar value (never a surrogate) as UTF-8.
+    mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+}

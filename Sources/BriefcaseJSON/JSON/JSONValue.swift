@@ -1,0 +1,257 @@
+// The in-memory JSON tree used by the briefcase JSON document layer.
+//
+// Numbers are kept as their exact source text (`.number("18446744073709551615")`),
+// so nothing is ever rounded through `Double` unless a caller asks for it.
+// Objects keep their members in document order, including duplicate keys.
+
+/// A parsed (or hand-built) JSON value.
+///
+/// `Equatable`/`Hashable` are structural and exact: numbers compare by their text
+/// (`.number("1.0") != .number("1")`), objects compare member by member *in order*.
+///
+/// Not `indirect`: recursion goes through `Array` storage, which is already a
+/// reference, so boxing every value would only cost an extra allocation per node.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's exact source text, e.g. `"-0.0"`, `"18446744073709551615"`, `"1e300"`.
+    /// When building values by hand the text must match the RFC 8259 number grammar;
+    /// the serializer writes it verbatim.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+/// A JSON object: members in document order (duplicates preserved), with lookup by key.
+///
+/// Key lookup is a linear scan returning the *first* member with that key; for many
+/// lookups on a large object build a dictionary once with `dictionary()`.
+public struct JSONObject: Hashable, Sendable {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init() { members = [] }
+
+    public init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
+
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public var keys: [String] { members.map(\.key) }
+
+    /// The value of the first member named `key`.
+    /// Setting replaces the first such member's value (or appends a new member);
+    /// setting `nil` removes every member with that key.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let newValue {
+                if let index = members.firstIndex(where: { $0.key == key }) {
+                    members[index].value = newValue
+                } else {
+                    members.append((key: key, value: newValue))
+                }
+            } else {
+                members.removeAll { $0.key == key }
+            }
+        }
+    }
+
+    /// Appends a member without checking for an existing one with the same key.
+    public mutating func append(key: String, value: JSONValue) {
+        members.append((key: key, value: value))
+    }
+
+    /// The first key that occurs more than once, if any (RFC 8259 says names SHOULD be unique;
+    /// the parser keeps duplicates so callers can decide).
+    public var firstDuplicateKey: String? {
+        var seen = Set<String>()
+        seen.reserveCapacity(members.count)
+        for member in members where !seen.insert(member.key).inserted { return member.key }
+        return nil
+    }
+
+    /// The members as a dictionary; for duplicate keys the first occurrence wins
+    /// (consistent with the subscript).
+    public func dictionary() -> [String: JSONValue] {
+        var result = [String: JSONValue](minimumCapacity: members.count)
+        for member in members where result[member.key] == nil { result[member.key] = member.value }
+        return result
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        for (l, r) in zip(lhs.members, rhs.members) where l.key != r.key || l.value != r.value {
+            return false
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        members = elements.map { (key: $0.0, value: $0.1) }
+    }
+}
+
+// MARK: - Literals (convenient for building small documents and in tests)
+
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .number(String(value)) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
+    }
+}
+
+// MARK: - Number constructors
+
+extension JSONValue {
+    /// `.number` holding the decimal text of `value` (exact).
+    public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
+        .number(String(value))
+    }
+
+    /// `.number` holding Swift's shortest round-trip text of `value` (same text as
+    /// `JSONWriter.writeDouble`). Precondition: `value.isFinite` (JSON has no NaN/Infinity).
+    public static func double(_ value: Double) -> JSONValue {
+        precondition(value.isFinite, "JSON cannot represent non-finite number \(value)")
+        return .number(value.description)
+    }
+
+    /// `.number` holding Swift's shortest round-trip text of `value` as a `Float`
+    /// (read it back with `floatValue`). Precondition: `value.isFinite`.
+    public static func float(_ value: Float) -> JSONValue {
+        precondition(value.isFinite, "JSON cannot represent non-finite number \(value)")
+        return .number(value.description)
+    }
+}
+
+// MARK: - Accessors
+
+extension JSONValue {
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The exact source text of a number, or nil for other kinds.
+    public var numberText: String? {
+        if case .number(let text) = self { return text }
+        return nil
+    }
+
+    /// Member lookup when this is an object (first member with that key), else nil.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// Element when this is an array and `index` is in range, else nil.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return nil
+    }
+
+    /// The number as `Int64`, only if its text is an integer (no fraction, no exponent)
+    /// within range. Exact: no `Double` involved. `-0` gives 0.
+    public var int64Value: Int64? {
+        guard case .number(let text) = self,
+              let (negative, magnitude) = JSONValue.parseIntegerText(text) else { return nil }
+        if negative {
+            if magnitude <= UInt64(Int64.max) { return -Int64(magnitude) }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The number as `UInt64`, only if its text is a non-negative integer (no fraction,
+    /// no exponent) within range. `-0` gives 0.
+    public var uint64Value: UInt64? {
+        guard case .number(let text) = self,
+              let (negative, magnitude) = JSONValue.parseIntegerText(text) else { return nil }
+        if negative { return magnitude == 0 ? 0 : nil }
+        return magnitude
+    }
+
+    /// The number as `Int32`, same rules as `int64Value`.
+    public var int32Value: Int32? {
+        guard let value = int64Value else { return nil }
+        return Int32(exactly: value)
+    }
+
+    /// `Double(text)` for a number (correctly rounded; magnitudes beyond the `Double`
+    /// range give ±infinity or ±0, as `Double(_: String)` does). Nil for other kinds.
+    public var doubleValue: Double? {
+        guard case .number(let text) = self else { return nil }
+        return Double(text)
+    }
+
+    /// `Float(text)` for a number, parsed directly from the text (so it is the Float
+    /// nearest to the decimal value, not a double-rounded one). Nil for other kinds.
+    public var floatValue: Float? {
+        guard case .number(let text) = self else { return nil }
+        return Float(text)
+    }
+
+    /// Parses `-?(0|[1-9][0-9]*)` into sign and magnitude; nil on any other text or overflow.
+    static func parseIntegerText(_ text: String) -> (negative: Bool, magnitude: UInt64)? {
+        var utf8 = text.utf8[...]
+        var negative = false
+        if utf8.first == UInt8(ascii: "-") {
+            negative = true
+            utf8 = utf8.dropFirst()
+        }
+        guard let first = utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+        if first == UInt8(ascii: "0") && utf8.count > 1 { return nil }
+        var magnitude: UInt64 = 0
+        for byte in utf8 {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+        }
+        return (negative, magnitude)
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text of the value.
+    public var description: String { String(decoding: serialized(), as: UTF8.self) }
+}

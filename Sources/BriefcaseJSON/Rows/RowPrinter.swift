@@ -1,0 +1,136 @@
+import BriefcaseKit
+
+/// Prints rows for people and pipelines (`briefcase cat`): JSON Lines or RFC 4180 CSV, with the
+/// value mapping of the CLI contract (text as text, dates as `YYYY-MM-DDTHH:MM:SS.sss`, Currency
+/// and Decimal as decimal strings, blobs as base64, NULL as `null` / an empty CSV field).
+///
+/// Unlike the lossless document this is a view: undecodable text is shown with U+FFFD.
+public struct RowPrinter<Sink: ByteSink> {
+    public enum Format: String, Sendable, CaseIterable { case jsonl, csv }
+
+    public var writer: JSONWriter<Sink>
+    public let format: Format
+    let columns: [FieldDescriptor]
+    let columnNames: [String]
+    let codePage: CodePage
+
+    public init(sink: Sink, columns: [FieldDescriptor], codePage: CodePage, format: Format) {
+        self.writer = JSONWriter(sink: sink)
+        self.format = format
+        self.columns = columns
+        self.codePage = codePage
+        self.columnNames = columns.map { codePage.decodeForDisplay($0.name) }
+    }
+
+    /// The CSV header row (nothing for JSON Lines).
+    public mutating func writeHeader() {
+        guard format == .csv else { return }
+        for (i, name) in columnNames.enumerated() {
+            if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writeCSVField(name)
+        }
+        writer.writeRaw("\r\n")
+    }
+
+    public mutating func write(_ row: Row) {
+        switch format {
+        case .jsonl:
+            writer.writeByte(UInt8(ascii: "{"))
+            for (i, value) in row.enumerated() where i < columns.count {
+                if i > 0 { writer.writeRaw(", ") }
+                writer.writeString(columnNames[i])
+                writer.writeRaw(": ")
+                writeJSONValue(value, type: columns[i].type)
+            }
+            writer.writeRaw("}\n")
+        case .csv:
+            for (i, value) in row.enumerated() where i < columns.count {
+                if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                if let value { writeCSVField(plainText(value)) }
+            }
+            writer.writeRaw("\r\n")
+        }
+    }
+
+    public mutating func finish() throws { try writer.flush() }
+
+    private mutating func writeJSONValue(_ value: Value?, type: DataType) {
+        guard let value else { writer.writeNull(); return }
+        switch value {
+        case .integer(let i): writer.writeInt(i)
+        case .largeUInt(let u): writer.writeUInt(u)
+        case .boolean(let b): writer.writeBool(b != 0)
+        case .float(let f):
+            if f.isFinite { writer.writeDouble(f) } else { writer.writeString(Self.special(f)) }
+        case .singleFloat(let f):
+            if f.isFinite { writer.writeFloat(f) } else { writer.writeString(Self.special(Double(f))) }
+        default: writer.writeString(plainText(value))
+        }
+    }
+
+    /// The value as the text the contract prescribes.
+    public func plainText(_ value: Value) -> String {
+        switch value {
+        case .ansiString(let s): return codePage.decodeForDisplay(s)
+        case .wideString(let s): return WideText.decode(s) ?? WideText.decodeForDisplay(s)
+        case .guid(let s): return String(decoding: s.bytes, as: UTF8.self)
+        case .blob(let s): return Base64.encode(s.bytes)
+        case .integer(let i): return String(i)
+        case .largeUInt(let u): return String(u)
+        case .boolean(let b): return b != 0 ? "true" : "false"
+        case .currency(let c): return c.description
+        case .decimal(let d): return d.description
+        case .float(let f): return f.isFinite ? Self.shortest(f) : Self.special(f)
+        case .singleFloat(let f): return f.isFinite ? f.description : Self.special(Double(f))
+        case .dateTime(let d): return d.isoText ?? (d.value.isFinite ? Self.shortest(d.value) : Self.special(d.value))
+        }
+    }
+
+    static func special(_ value: Double) -> String {
+        value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
+    }
+
+    static func shortest(_ value: Double) -> String {
+        var sink = ArraySink()
+        var w = JSONWriter(sink: sink)
+        w.writeDouble(value)
+        try? w.flush()
+        sink = w.sink
+        return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    private mutating func writeCSVField(_ text: String) {
+        let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        if needsQuotes {
+            writer.writeRaw("\"" + text.replacingAll("\"", with: "\"\"") + "\"")
+        } else {
+            writer.writeRaw(text)
+        }
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
+
+extension WideText {
+    /// Lossy decoding for display (unpaired surrogates and a trailing odd byte become U+FFFD).
+    public static func decodeForDisplay(_ string: ByteString) -> String {
+        var units: [UInt16] = []
+        var i = string.bytes.startIndex
+        while i + 1 < string.bytes.endIndex {
+            units.append(UInt16(string.bytes[i]) | UInt16(string.bytes[i + 1]) << 8)
+            i += 2
+        }
+        var text = String(decoding: units, as: UTF16.self)
+        if string.count % 2 == 1 { text.append("\u{FFFD}") }
+        return text
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and crash-safe writes.
+public enum FileIO {
+    /// Reads a whole file (or standard input for "-") into one contiguous buffer.
+    public static func read(_ path: String) throws(BriefcaseError) -> [UInt8] {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot open", path) }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        var bytes: [UInt8] = []
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            bytes.reserveCapacity(Int(info.st_size))
+        }
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw BriefcaseError(.invalidData, "is a directory", file: path)
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read", path)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed, then
+    /// renamed over `path`. "-" writes to standard output.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(BriefcaseError) {
+        var output = try AtomicOutput(path: path)
+        do {
+            try output.write(bytes)
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    static func ioError(_ what: String, _ path: String) -> BriefcaseError {
+        BriefcaseError(.io, "\(what): \(String(cString: strerror(errno)))", file: path)
+    }
+}
+
+/// An output file that appears at its path only when complete: bytes go to a temporary file in
+/// the same directory (so the final rename is atomic), which is flushed to disk and renamed over
+/// the destination by `commit()`, or removed by `discard()`. Standard output ("-") is written
+/// directly.
+public struct AtomicOutput {
+    public let path: String
+    private let temporaryPath: String?
+    private var fd: Int32
+    private var finished = false
+
+    public init(path: String) throws(BriefcaseError) {
+        self.path = path
+        if path == "-" {
+            temporaryPath = nil
+            fd = 1
+            return
+        }
+        let directory: String
+        let base: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = String(path[..<slash]).isEmpty ? "/" : String(path[..<slash])
+            base = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            base = path
+        }
+        var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileIO.ioError("cannot create a temporary file next to the output", path) }
+        fd = descriptor
+        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public mutating func write(_ bytes: some Collection<UInt8>) throws(BriefcaseError) {
+        let result: Bool = bytes.withContiguousStorageIfAvailable { buffer in
+            Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
+        } ?? Array(bytes).withUnsafeBytes { Self.writeAll(fd, $0) }
+        guard result else { throw FileIO.ioError("cannot write", path) }
+    }
+
+    public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
+        guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", path) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Flushes and moves the finished file into place.
+    public mutating func commit() throws(BriefcaseError) {
+        guard let temporaryPath else { finished = true; return }
+        guard fsync(fd) == 0 || errno == EINVAL else { throw FileIO.ioError("cannot flush", path) }
+        _ = fchmod(fd, 0o644)
+        close(fd)
+        finished = true
+        guard rename(temporaryPath, path) == 0 else {
+            let error = FileIO.ioError("cannot move the finished output into place", path)
+            unlink(temporaryPath)
+            throw error
+        }
+    }
+
+    /// Removes the temporary file (after a failure).
+    public mutating func discard() {
+        guard !finished, let temporaryPath else { return }
+        close(fd)
+        unlink(temporaryPath)
+        finished = true
+    }
+}
+
+extension FileIO {
+    /// Up to `count` bytes from the start of a file (for recognising its format).
+    public static func readPrefix(_ path: String, count: Int) throws(BriefcaseError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot open", path) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        guard n >= 0 else { throw ioError("cannot read", path) }
+        return Array(buffer[0..<n])
+    }
+
+    /// True when something exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}

@@ -1,0 +1,105 @@
+/// A change of a delta that could not be applied to the stored rows.
+public struct DeltaApplicationProblem: Sendable, Equatable, CustomStringConvertible {
+    public var changeIndex: Int?
+    public var recordID: Int32?
+    public var message: String
+
+    public var description: String {
+        var prefix = ""
+        if let changeIndex { prefix += "change \(changeIndex)" }
+        if let recordID { prefix += " (record id \(recordID))" }
+        return prefix.isEmpty ? message : prefix + ": " + message
+    }
+}
+
+extension Table {
+    /// The rows as they are once `delta` is replayed over the stored (original) rows: inserted
+    /// rows appended, updated rows changed, deleted rows left out.
+    ///
+    /// A change finds its row by the delta's key fields (or, when it has none, the schema's
+    /// `InPrimaryKey` fields), comparing the change's old key values (new ones when absent);
+    /// a table with no key at all is matched on every logged old value the change carries.
+    /// Changes that match no row, or several, are not applied and are reported as problems.
+    public func applying(_ delta: Delta) -> (rows: [Row], problems: [DeltaApplicationProblem]) {
+        var problems: [DeltaApplicationProblem] = []
+        // Logged field position → table column.
+        let columns: [Int?] = delta.loggedFields.map { logged in
+            fields.firstIndex { namesMatch($0.name, logged.name) }
+        }
+        for (i, column) in columns.enumerated() where column == nil {
+            problems.append(DeltaApplicationProblem(message: "logged field '\(delta.loggedFields[i].name)' is not a column of the table; its values are ignored"))
+        }
+        let keyLogged = keyPositions(delta)
+        var rows: [Row?] = self.rows.map { $0 }
+
+        for (index, change) in delta.changes.enumerated() {
+            func problem(_ message: String) {
+                problems.append(DeltaApplicationProblem(changeIndex: index, recordID: change.recordID, message: message))
+            }
+            switch change.type {
+            case .insert:
+                var row = Row(repeating: nil, count: fields.count)
+                for (i, column) in columns.enumerated() {
+                    if let column, i < change.newValues.count { row[column] = change.newValues[i] }
+                }
+                rows.append(row)
+            case .update, .delete:
+                // (table column, expected value) pairs that identify the row.
+                var criteria: [(Int, Value?)] = []
+                if let keyLogged {
+                    for position in keyLogged {
+                        guard let column = columns[position] else { continue }
+                        let value = position < change.oldValues.count ? change.oldValues[position] : nil
+                        let fallback = position < change.newValues.count ? change.newValues[position] : nil
+                        criteria.append((column, value ?? fallback))
+                    }
+                } else {
+                    for (i, column) in columns.enumerated() {
+                        if let column, i < change.oldValues.count, let old = change.oldValues[i] { criteria.append((column, old)) }
+                    }
+                }
+                guard !criteria.isEmpty else {
+                    problem("\(change.type) carries no key or old values to find its row; not applied")
+                    continue
+                }
+                let matches = rows.indices.filter { r in
+                    guard let row = rows[r] else { return false }
+                    return criteria.allSatisfy { column, value in row[column] == value }
+                }
+                guard matches.count == 1, let match = matches.first else {
+                    problem("\(change.type) matches \(matches.isEmpty ? "no row" : "\(matches.count) rows"); not applied")
+                    continue
+                }
+                if change.type == .delete {
+                    rows[match] = nil
+                } else {
+                    for (i, column) in columns.enumerated() {
+                        guard let column, i < change.newValues.count else { continue }
+                        if let value = change.newValues[i] {
+                            rows[match]![column] = value
+                        } else if !delta.isReduced {
+                            // A full delta carries every logged field: absent means NULL.
+                            rows[match]![column] = nil
+                        }
+                    }
+                }
+            default:
+                problem("unknown change type \(change.type.rawValue); not applied")
+            }
+        }
+        return (rows.compactMap { $0 }, problems)
+    }
+
+    /// Positions (in the delta's logged fields) of the key: the delta's key fields, else the
+    /// schema's `InPrimaryKey` fields; nil when the table has no key.
+    private func keyPositions(_ delta: Delta) -> [Int]? {
+        var keyNames: [ByteString] = delta.keyFields
+        if keyNames.isEmpty, let schema {
+            for (i, properties) in schema.fields.enumerated() where i < fields.count {
+                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyNames.append(fields[i].name) }
+            }
+        }
+        let positions = keyNames.compactMap { key in delta.loggedFields.firstIndex { namesMatch($0.name, key) } }
+        return positions.isEmpty ? nil : positions
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+
+struct BriefcaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "briefcase",
+        abstract: "Read, check and convert Data Abstract briefcases, byte for byte.",
+        discussion: """
+        A briefcase is the offline data store of Data Abstract (RemObjects) apps: a single \
+        .daBriefcase file (DABRC600 header, properties, Bin2 stream of tables and pending deltas), \
+        a .briefcase folder, or a bare Bin2 stream.
+
+        Formats: dabriefcase, bin2, json (this tool's lossless JSON document; see Spec/json-format.md).
+        Formats are recognised by extension (.daBriefcase, .bin2, .json) or by content; --from and \
+        --to always win.
+
+        Exit status: 0 success, 1 invalid input or refused conversion, 2 usage, missing file or I/O error.
+
+        Examples:
+          briefcase info Orders.daBriefcase
+          briefcase cat Orders.daBriefcase --table Customers --format csv
+          briefcase convert Orders.daBriefcase Orders.json
+          briefcase convert Orders.json Orders.daBriefcase
+        """,
+        subcommands: [InfoCommand.self, CatCommand.self, ConvertCommand.self]
+    )
+}
+
+/// Options every command that reads 8-bit text shares.
+struct EncodingOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Code page of 8-bit strings (names, String/Memo/FixedChar values, properties) when they are not UTF-8.",
+        discussion: "For example gbk, windows-1252, shift_jis. Without it the tool decides by itself and says so on standard error when the result is not plain UTF-8.",
+        valueName: "name"))
+    var encoding: String?
+
+    func validate() throws {
+        if let encoding, CodePage(name: encoding) == nil {
+            throw ValidationError("unknown code page '\(encoding)' (try utf-8, gbk, windows-1252, shift_jis, big5, euc-kr)")
+        }
+    }
+
+    var codePage: CodePage? { encoding.flatMap(CodePage.init(name:)) }
+}
+
+import BriefcaseKit

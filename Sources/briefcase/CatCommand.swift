@@ -1,0 +1,67 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+
+extension RowPrinter.Format: ExpressibleByArgument {}
+
+struct CatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cat",
+        abstract: "Print the rows of one table as JSON Lines or CSV.",
+        discussion: """
+        By default the table's pending delta is applied first: inserted rows are appended, updated \
+        rows changed and deleted rows left out. A change that cannot be matched to exactly one row \
+        is reported on standard error and not applied. --original prints the rows as stored.
+
+        Values: text as text, integers and floats as numbers (NaN and infinities as strings), \
+        Boolean as true/false, DateTime as YYYY-MM-DDTHH:MM:SS.sss, Currency and Decimal as decimal \
+        strings, Blob as base64, GUID as its 36 characters, NULL as null (an empty field in CSV).
+
+        Examples:
+          briefcase cat Orders.daBriefcase --table Customers
+          briefcase cat Orders.daBriefcase --table customers --format csv --original
+        """
+    )
+
+    @Argument(help: "The briefcase (.daBriefcase, .bin2 or .json).")
+    var path: String
+
+    @Option(help: "The table to print (case-insensitive).")
+    var table: String
+
+    @Option(help: "jsonl (one JSON object per row, the default) or csv (RFC 4180 with a header row).")
+    var format: RowPrinter<StandardOutputSink>.Format = .jsonl
+
+    @Flag(help: "Print the rows as stored, without applying the pending delta.")
+    var original = false
+
+    @OptionGroup var encodingOption: EncodingOption
+
+    func run() throws {
+        let inputFormat = try FileFormat.ofInput(path, explicit: nil)
+        let loaded = try InputLoader.load(path, format: inputFormat, encoding: encodingOption.codePage, announceEncoding: true)
+        let stream = loaded.document.file.stream
+        let wanted = table.lowercased()
+        let matches: (ByteString) -> Bool = { loaded.codePage.decodeForDisplay($0).lowercased() == wanted }
+        let dataset = stream.tables.first { matches($0.name) }
+        let delta = stream.deltas.first { matches($0.name) }
+        guard dataset != nil || delta != nil else {
+            let names = stream.tables.map { loaded.codePage.decodeForDisplay($0.name) }
+            throw ValidationError("\(path): no table named '\(table)' (tables: \(names.joined(separator: ", ")))")
+        }
+        // A delta-only element: its logged fields are the columns, its inserts the rows.
+        let base = dataset ?? Table(name: delta!.name, fields: delta!.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+        var rows = base.rows
+        if !original, let delta {
+            let applied = base.applying(delta)
+            rows = applied.rows
+            for problem in applied.problems {
+                Console.warning("\(path): element '\(loaded.codePage.decodeForDisplay(base.name))': \(problem)")
+            }
+        }
+        var printer = RowPrinter(sink: StandardOutputSink(), columns: base.fields, codePage: loaded.codePage, format: format)
+        printer.writeHeader()
+        for row in rows { printer.write(row) }
+        try printer.finish()
+    }
+}

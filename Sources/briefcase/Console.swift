@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard error, one line per message.
+enum Console {
+    static func error(_ message: String) {
+        write("briefcase: " + message + "\n")
+    }
+
+    static func warning(_ message: String) {
+        write("briefcase: warning: " + message + "\n")
+    }
+
+    static func note(_ message: String) {
+        write("briefcase: note: " + message + "\n")
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}

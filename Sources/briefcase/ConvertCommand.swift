@@ -1,0 +1,82 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a briefcase between formats, losslessly.",
+        discussion: """
+        dabriefcase → json → dabriefcase reproduces the original file byte for byte: properties, \
+        tables, every schema property, every delta with its record ids, statuses, messages and masks.
+
+        The output is written atomically (a temporary file in the same directory, then renamed), \
+        so a failed conversion leaves nothing behind. An existing OUTPUT is only replaced with --force. \
+        Use - for standard input or output, with --from / --to.
+
+        Examples:
+          briefcase convert Orders.daBriefcase Orders.json
+          briefcase convert Orders.json Orders.daBriefcase --force
+          briefcase convert Orders.daBriefcase Orders.bin2
+          briefcase convert Orders.daBriefcase - --to json
+        """
+    )
+
+    @Argument(help: "The briefcase to read (- for standard input).")
+    var input: String
+
+    @Argument(help: "Where to write (- for standard output).")
+    var output: String
+
+    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
+    var from: FileFormat?
+
+    @Option(help: "Output format. Default: from the output's extension.")
+    var to: FileFormat?
+
+    @OptionGroup var encodingOption: EncodingOption
+
+    @Flag(help: "Replace OUTPUT if it exists.")
+    var force = false
+
+    @Flag(help: "Write a snapshot even when it breaks a datastore size limit (with a warning).")
+    var ignoreLimits = false
+
+    func validate() throws {
+        if input == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+        if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
+        if output != "-" && !force && FileIO.exists(output) {
+            throw ValidationError("'\(output)' exists; use --force to replace it")
+        }
+    }
+
+    func run() throws {
+        let inputFormat = try FileFormat.ofInput(input, explicit: from)
+        let outputFormat = try FileFormat.ofOutput(output, explicit: to)
+        let loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
+                                          announceEncoding: outputFormat == .json)
+        for warning in loaded.warnings { Console.warning("\(input): \(warning)") }
+        do {
+            switch outputFormat {
+            case .dabriefcase, .bin2:
+                let bytes = try loaded.document.encode(as: outputFormat.container)
+                try FileIO.writeAtomically(bytes, to: output)
+            case .json:
+                var atomic = try AtomicOutput(path: output)
+                do {
+                    var encoder = JSONDocumentEncoder(sink: AtomicOutputSink(output: atomic), codePage: loaded.codePage)
+                    try encoder.encode(loaded.document)
+                    atomic = encoder.writer.sink.output
+                    try atomic.commit()
+                } catch {
+                    atomic.discard()
+                    throw error
+                }
+            case .folder, .snapshot:
+                throw BriefcaseError(.io, "the \(outputFormat.rawValue) format is not supported yet", file: output)
+            }
+        } catch let error as BriefcaseError {
+            throw error.file == nil ? error.inFile(output) : error
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BriefcaseKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The formats of ../shared/cli-contract.md.
+enum FileFormat: String, ExpressibleByArgument, CaseIterable {
+    case dabriefcase, folder, bin2, json, snapshot
+
+    /// The format a path's extension names (`.snapshot.json` before `.json`), case-insensitively.
+    static func fromExtension(_ path: String) -> FileFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".snapshot.json") { return .snapshot }
+        if lower.hasSuffix(".json") { return .json }
+        if lower.hasSuffix(".dabriefcase") { return .dabriefcase }
+        if lower.hasSuffix(".bin2") { return .bin2 }
+        var trimmed = lower
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed.hasSuffix(".briefcase") { return .folder }
+        return nil
+    }
+
+    /// The format of an existing input: `--from`, else the extension, else a directory, else the
+    /// first bytes.
+    static func ofInput(_ path: String, explicit: FileFormat?) throws -> FileFormat {
+        if let explicit { return explicit }
+        if path.lowercased().hasSuffix(".gz") {
+            throw BriefcaseError(.io, "gzip input is not supported yet", file: path)
+        }
+        if let format = fromExtension(path) { return format }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw BriefcaseError(.io, "no such file", file: path)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
+        let head = try FileIO.readPrefix(path, count: 8)
+        if head.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
+        if head.starts(with: Array("DABIN200".utf8)) { return .bin2 }
+        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
+        throw ValidationError("cannot tell the format of '\(path)'; name it with --from (\(allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    static func ofOutput(_ path: String, explicit: FileFormat?) throws -> FileFormat {
+        if let explicit { return explicit }
+        if path.lowercased().hasSuffix(".gz") {
+            throw BriefcaseError(.io, "gzip output is not supported yet", file: path)
+        }
+        if let format = fromExtension(path) { return format }
+        throw ValidationError("cannot tell the output format from '\(path)'; name it with --to (\(allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    var container: ContainerFormat? {
+        switch self {
+        case .dabriefcase: return .dabriefcase
+        case .bin2: return .bin2
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a briefcase's properties, tables, columns and pending deltas.",
+        discussion: """
+        Reads only the header, the element index and each element's head: rows are not decoded, \
+        so info is fast on large briefcases.
+
+        Examples:
+          briefcase info Orders.daBriefcase
+          briefcase info Orders.daBriefcase --json
+        """
+    )
+
+    @Argument(help: "The briefcase (.daBriefcase, .bin2 or .json).")
+    var path: String
+
+    @Flag(help: "Print one JSON object: format, encoding, properties, tables.")
+    var json = false
+
+    @OptionGroup var encodingOption: EncodingOption
+
+    func run() throws {
+        let format = try FileFormat.ofInput(path, explicit: nil)
+        let summary = try BriefcaseSummary.load(path, format: format, encoding: encodingOption.codePage)
+        if json {
+            var writer = JSONWriter(sink: StandardOutputSink())
+            summary.writeJSON(&writer)
+            writer.writeRaw("\n")
+            try writer.flush()
+        } else {
+            print(summary.text, terminator: "")
+        }
+    }
+}
+
+/// What `info` reports, gathered without decoding rows.
+struct BriefcaseSummary {
+    struct TableInfo {
+        var name: ByteString
+        var table: Table?      // schema and fields, no rows
+        var rowCount: Int
+        var delta: Delta?      // header, no changes
+        var changeCount: Int
+    }
+
+    var format: FileFormat
+    var codePage: CodePage
+    var properties: [BriefcaseProperty]
+    var tables: [TableInfo]
+
+    static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
+        switch format {
+        case .dabriefcase, .bin2:
+            let bytes: [UInt8]
+            let properties: [BriefcaseProperty]
+            let summaries: [ElementSummary]
+            do {
+                bytes = try FileIO.read(path)
+                var streamStart = 0
+                if format == .dabriefcase {
+                    let header = try BriefcaseFileCodec.readHeader(bytes)
+                    properties = header.properties
+                    streamStart = header.dataOffset
+                } else {
+                    properties = []
+                }
+                var decoder = Bin2Decoder(bytes: bytes)
+                summaries = try decoder.summarize(streamStart: streamStart)
+            } catch {
+                throw error.inFile(path)
+            }
+            // A model without rows or changes: enough to recognise the code page of the names.
+            let skeleton = BriefcaseFile(properties: properties, stream: Bin2Stream(elements: summaries.map { s in
+                s.kind == .table ? .table(s.table!) : .delta(s.delta!)
+            }))
+            let codePage = InputLoader.chooseCodePage(BriefcaseDocument(container: format.container!, file: skeleton),
+                                                      explicit: encoding, path: path, announce: true)
+            return BriefcaseSummary(format: format, codePage: codePage, properties: properties,
+                                    tables: group(summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }))
+        default:
+            let loaded = try InputLoader.load(path, format: format, encoding: encoding, announceEncoding: true)
+            let items = loaded.document.file.stream.elements.map { element -> (ElementKind, ByteString, Table?, Int, Delta?, Int) in
+                switch element {
+                case .table(let t): return (.table, t.name, t, t.rows.count, nil, 0)
+                case .delta(let d): return (.delta, d.name, nil, 0, d, d.changes.count)
+                }
+            }
+            return BriefcaseSummary(format: format, codePage: loaded.codePage, properties: loaded.document.file.properties,
+                                    tables: group(items))
+        }
+    }
+
+    /// One entry per table, its delta attached by name; deltas without a table get an entry too.
+    private static func group(_ items: [(ElementKind, ByteString, Table?, Int, Delta?, Int)]) -> [TableInfo] {
+        var tables: [TableInfo] = []
+        for item in items where item.0 == .table {
+            tables.append(TableInfo(name: item.1, table: item.2, rowCount: item.3, delta: nil, changeCount: 0))
+        }
+        for item in items where item.0 == .delta {
+            if let i = tables.firstIndex(where: { namesMatch($0.name, item.1) && $0.delta == nil }) {
+                tables[i].delta = item.4
+                tables[i].changeCount = item.5
+            } else {
+                tables.append(TableInfo(name: item.1, table: nil, rowCount: 0, delta: item.4, changeCount: item.5))
+            }
+        }
+        return tables
+    }
+
+    func text(_ bytes: ByteString) -> String { codePage.decodeForDisplay(bytes) }
+
+    var text: String {
+        var out = "format: \(format.rawValue)\nencoding: \(codePage.name)\n"
+        out += "properties: \(properties.count)\n"
+        for property in properties { out += "  \(text(property.name)) = \(text(property.value))\n" }
+        out += "tables: \(tables.count)\n"
+        for table in tables {
+            var line = "  \(text(table.name)): "
+            line += table.table == nil ? "no dataset" : "\(table.rowCount) rows, \(table.table!.fields.count) fields"
+            if table.delta != nil { line += ", delta with \(table.changeCount) changes" }
+            out += line + "\n"
+            for field in table.table?.fields ?? [] {
+                out += "    \(text(field.name))  \(field.type.name)\(field.size != 0 ? "(\(field.size))" : "")\n"
+            }
+        }
+        return out
+    }
+
+    func writeJSON<S: ByteSink>(_ w: inout JSONWriter<S>) {
+        w.writeRaw("{\"format\": "); w.writeString(format.rawValue)
+        w.writeRaw(", \"encoding\": "); w.writeString(codePage.name)
+        w.writeRaw(", \"properties\": [")
+        for (i, property) in properties.enumerated() {
+            w.writeRaw(i == 0 ? "[" : ", [")
+            w.writeString(text(property.name)); w.writeRaw(", "); w.writeString(text(property.value))
+            w.writeRaw("]")
+        }
+        w.writeRaw("], \"tables\": [")
+        for (i, table) in tables.enumerated() {
+            w.writeRaw(i == 0 ? "\n  {\"name\": " : ",\n  {\"name\": ")
+            w.writeString(text(table.name))
+            w.writeRaw(", \"dataset\": "); w.writeBool(table.table != nil)
+            w.writeRaw(", \"rows\": "); w.writeInt(Int64(table.rowCount))
+            w.writeRaw(", \"schema\": "); w.writeBool(table.table?.schema != nil)
+            w.writeRaw(", \"fields\": [")
+            for (k, field) in (table.table?.fields ?? []).enumerated() {
+                w.writeRaw(k == 0 ? "{\"name\": " : ", {\"name\": ")
+                w.writeString(text(field.name))
+                w.writeRaw(", \"type\": "); w.writeString(field.type.name)
+                w.writeRaw(", \"size\": "); w.writeInt(Int64(field.size))
+                w.writeRaw("}")
+            }
+            w.writeRaw("], \"delta\": ")
+            if let delta = table.delta {
+                w.writeRaw("{\"changes\": "); w.writeInt(Int64(table.changeCount))
+                w.writeRaw(", \"loggedFields\": [")
+                for (k, field) in delta.loggedFields.enumerated() {
+                    if k > 0 { w.writeRaw(", ") }
+                    w.writeString(text(field.name))
+                }
+                w.writeRaw("], \"keyFields\": [")
+                for (k, key) in delta.keyFields.enumerated() {
+                    if k > 0 { w.writeRaw(", ") }
+                    w.writeString(text(key))
+                }
+                w.writeRaw("]}")
+            } else {
+                w.writeNull()
+            }
+            w.writeRaw("}")
+        }
+        w.writeRaw(tables.isEmpty ? "]}" : "\n]}")
+    }
+}
