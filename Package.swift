@@ -25,7 +25,9 @@ let package = Package(
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit"]),
-        .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON"]),
-        .testTarget(name: "BriefcaseCLITests", dependencies: ["BriefcaseKit"]),
+        .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
+        // Runs the built `briefcase` executable as a subprocess.
+        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseTestSupport"]),
+        .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
     ]
 )

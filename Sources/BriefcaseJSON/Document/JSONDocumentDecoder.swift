@@ -51,6 +51,9 @@ public struct JSONDocumentDecoder {
             case let other: throw try object.member("kind").error("unknown element kind '\(other)' (table or delta)")
             }
         }
+        if container == .bin2, !file.properties.isEmpty || !file.headerPadding.isEmpty {
+            throw BriefcaseError(.invalidData, "$.properties: a bin2 document has no briefcase properties")
+        }
         return BriefcaseDocument(container: container, file: file)
     }
 }
@@ -80,11 +83,13 @@ struct ValueReader {
             table.schemaEndWhenAbsent = value
         } else {
             let schema = try schemaNode.object()
+            let fieldPropertyCount = try schema.member("fieldPropertyCount").int(Int32.self).nonNegative(schema.member("fieldPropertyCount"))
+            let parameterPropertyCount = try schema.member("parameterPropertyCount").int(Int32.self).nonNegative(schema.member("parameterPropertyCount"))
             table.schema = Schema(
-                fieldPropertyCount: try schema.member("fieldPropertyCount").int(Int32.self).nonNegative(schema.member("fieldPropertyCount")),
-                fields: try propertyLists(schema.member("fields")),
-                parameterPropertyCount: try schema.member("parameterPropertyCount").int(Int32.self).nonNegative(schema.member("parameterPropertyCount")),
-                parameters: try propertyLists(schema.member("parameters")))
+                fieldPropertyCount: fieldPropertyCount,
+                fields: try propertyLists(schema.member("fields"), count: fieldPropertyCount),
+                parameterPropertyCount: parameterPropertyCount,
+                parameters: try propertyLists(schema.member("parameters"), count: parameterPropertyCount))
         }
         for fieldNode in try object.member("fields").array() {
             let field = try fieldNode.object()
@@ -105,9 +110,10 @@ struct ValueReader {
         var delta = Delta(name: try ansi(object.member("name")), loggedFields: [])
         if let layout = object.optionalMember("layout") {
             guard try layout.string() == "countOnly" else { throw layout.error("expected \"countOnly\"") }
+            guard object.optionalMember("firstChangeCount") == nil else { throw layout.error("countOnly has no firstChangeCount") }
             delta.layout = .countOnly
         } else if let first = object.optionalMember("firstChangeCount") {
-            delta.layout = .mismatchedCounts(firstCount: try first.int(Int32.self))
+            delta.layout = .mismatchedCounts(firstCount: Int32(try first.int(Int32.self).nonNegative(first)))
         }
         for fieldNode in try object.member("loggedFields").array() {
             let field = try fieldNode.object()
@@ -117,6 +123,9 @@ struct ValueReader {
             delta.keyFields.append(try ansi(key))
         }
         delta.reducedDeltaFlag = try object.member("reducedDelta").int(UInt8.self)
+        if delta.layout == .countOnly, !(try object.member("changes").array().isEmpty) {
+            throw try object.member("changes").error("a countOnly delta has no changes")
+        }
         let types = delta.loggedFields.map(\.type)
         for changeNode in try object.member("changes").array() {
             let change = try changeNode.object()
@@ -147,11 +156,12 @@ struct ValueReader {
         return type
     }
 
-    private func propertyLists(_ node: Node) throws(BriefcaseError) -> [[SchemaProperty]] {
+    /// Property lists that each hold `count` properties (Bin2 stores one shared count).
+    private func propertyLists(_ node: Node, count: Int) throws(BriefcaseError) -> [[SchemaProperty]] {
         var lists: [[SchemaProperty]] = []
         for listNode in try node.array() {
             var list: [SchemaProperty] = []
-            for pairNode in try listNode.array() {
+            for pairNode in try listNode.array(count: count) {
                 let pair = try pairNode.array(count: 2)
                 let value: ByteString?
                 switch pair[1].value {

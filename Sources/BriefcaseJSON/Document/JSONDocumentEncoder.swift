@@ -88,7 +88,11 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         let types = table.fields.map(\.type)
         for (r, row) in table.rows.enumerated() {
             writer.writeRaw(r == 0 ? "\n      " : ",\n      ")
-            writeValues(row, types)
+            do {
+                try writeValues(row, types)
+            } catch {
+                throw BriefcaseError(.invalidModel, "row \(r): \(error.message)", element: codePage.decodeForDisplay(table.name))
+            }
         }
         writer.writeRaw(table.rows.isEmpty ? "]}" : "\n     ]}")
     }
@@ -129,10 +133,14 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writeCode(change.status.rawValue, known: change.status.isKnown, name: change.status.description)
             writer.writeRaw(", \"message\": ")
             writeAnsi(change.message)
-            writer.writeRaw(",\n       \"old\": ")
-            writeValues(change.oldValues, types)
-            writer.writeRaw(",\n       \"new\": ")
-            writeValues(change.newValues, types)
+            do {
+                writer.writeRaw(",\n       \"old\": ")
+                try writeValues(change.oldValues, types)
+                writer.writeRaw(",\n       \"new\": ")
+                try writeValues(change.newValues, types)
+            } catch {
+                throw BriefcaseError(.invalidModel, "change \(i): \(error.message)", element: codePage.decodeForDisplay(delta.name))
+            }
             writer.writeRaw("}")
         }
         writer.writeRaw(delta.changes.isEmpty ? "]}" : "\n     ]}")
@@ -168,11 +176,19 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     // MARK: values
 
-    private mutating func writeValues(_ values: [Value?], _ types: [DataType]) {
+    /// A positional array; the model must match its columns (as decoded models always do).
+    private mutating func writeValues(_ values: [Value?], _ types: [DataType]) throws(BriefcaseError) {
+        guard values.count == types.count else {
+            throw BriefcaseError(.invalidModel, "\(values.count) values for \(types.count) fields")
+        }
         writer.writeRaw("[")
         for (i, value) in values.enumerated() {
             if i > 0 { writer.writeRaw(", ") }
-            if let value { writeValue(value, type: types[i]) } else { writer.writeNull() }
+            guard let value else { writer.writeNull(); continue }
+            guard let storage = types[i].storage, value.fits(storage) else {
+                throw BriefcaseError(.invalidModel, "value \(value) does not fit a \(types[i].name) field")
+            }
+            writeValue(value, type: types[i])
         }
         writer.writeRaw("]")
     }

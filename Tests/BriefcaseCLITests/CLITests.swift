@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import BriefcaseTestSupport
+
+/// End-to-end: the built `briefcase` executable run as a subprocess, as CI scripts use it.
+struct CLITests {
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static let repository = SamplePaths.repository
+    static let sample = SamplePaths.samples.appendingPathComponent("capraynor-Resources-Properties.daBriefcase").path
+    static var samplesPresent: Bool { SamplePaths.samplesPresent }
+    static let fixtures = SamplePaths.fixtures
+
+    /// The executable SwiftPM built next to the test bundle.
+    static let executable: URL = {
+        var candidates = [Bundle.main.bundleURL.appendingPathComponent("briefcase"),
+                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("briefcase")]
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("briefcase")) }
+        candidates.append(repository.appendingPathComponent(".build/debug/briefcase"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }()
+
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin))
+            try input.fileHandleForWriting.close()
+        }
+        // Read both pipes before waiting so a large output cannot block the child.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let stderrBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: [UInt8](stdoutData), stderr: String(decoding: stderrBox.data, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("briefcase-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
+    func convertToJSONAndBackIsByteExact() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("x.json").path, back = dir.appendingPathComponent("x.daBriefcase").path
+        let first = try Self.run(["convert", Self.sample, json])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("gbk"), "says which code page it chose")
+        #expect(try Self.run(["convert", json, back]).status == 0)
+        #expect(FileManager.default.contents(atPath: back) == FileManager.default.contents(atPath: Self.sample))
+        // Through a bare Bin2 stream too (the sample has no properties).
+        let bin2 = dir.appendingPathComponent("x.bin2").path, again = dir.appendingPathComponent("y.daBriefcase").path
+        #expect(try Self.run(["convert", Self.sample, bin2]).status == 0)
+        #expect(try Self.run(["convert", bin2, again]).status == 0)
+        #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: Self.sample))
+    }
+
+    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
+    func pipesWithFromAndTo() throws {
+        let toJSON = try Self.run(["convert", Self.sample, "-", "--to", "json"])
+        #expect(toJSON.status == 0)
+        let back = try Self.run(["convert", "-", "-", "--from", "json", "--to", "dabriefcase"], stdin: toJSON.stdout)
+        #expect(back.status == 0)
+        #expect(Data(back.stdout) == FileManager.default.contents(atPath: Self.sample))
+    }
+
+    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
+    func refusesToOverwriteWithoutForce() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("x.json")
+        try Data("keep".utf8).write(to: out)
+        let result = try Self.run(["convert", Self.sample, out.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--force"))
+        #expect(FileManager.default.contents(atPath: out.path) == Data("keep".utf8))
+        #expect(try Self.run(["convert", Self.sample, out.path, "--force"]).status == 0)
+        #expect(FileManager.default.contents(atPath: out.path) != Data("keep".utf8))
+    }
+
+    /// The contract's value mapping and delta application on the real sample: CourseInfo stores
+    /// 0 rows and a pending delta of 3 inserts (briefcase-format.md §2.3).
+    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
+    func catAppliesThePendingDelta() throws {
+        let current = try Self.run(["cat", Self.sample, "--table", "courseinfo"])
+        #expect(current.status == 0)
+        let lines = current.text.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first == #"{"课程名称": "1、2班C#程序设计", "课程编号": "2013021202"}"#)
+        let original = try Self.run(["cat", Self.sample, "--table", "CourseInfo", "--original"])
+        #expect(original.status == 0)
+        #expect(original.stdout.isEmpty)
+
+        let csv = try Self.run(["cat", Self.sample, "--table", "BJTABLE", "--format", "csv"])
+        #expect(csv.status == 0)
+        let rows = csv.text.components(separatedBy: "\r\n")
+        #expect(rows.first == "BJID,BJNAME,XYID,XYNAME")
+        #expect(rows.count == 14) // header, 12 rows, empty after the last CRLF
+        #expect(rows.contains { $0.hasPrefix("201403,") })
+    }
+
+    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
+    func infoJSON() throws {
+        let result = try Self.run(["info", Self.sample, "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        #expect(object["format"] as? String == "dabriefcase")
+        #expect((object["properties"] as? [Any])?.isEmpty == true)
+        let tables = try #require(object["tables"] as? [[String: Any]])
+        #expect(tables.map { $0["name"] as? String } == ["CourseInfo", "BJTABLE"])
+        #expect(tables.map { $0["rows"] as? Int } == [0, 12])
+        let delta = try #require(tables[0]["delta"] as? [String: Any])
+        #expect(delta["changes"] as? Int == 3)
+        #expect(tables[1]["delta"] is NSNull)
+        let fields = try #require(tables[0]["fields"] as? [[String: Any]])
+        #expect(fields.map { $0["name"] as? String } == ["课程名称", "课程编号"])
+        #expect(fields.map { $0["type"] as? String } == ["datWideString", "datWideString"])
+        #expect(fields.map { $0["size"] as? Int } == [65536, 65536])
+    }
+
+    @Test func exitCodes() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Missing file: 2.
+        let missing = try Self.run(["convert", dir.appendingPathComponent("none.daBriefcase").path, dir.appendingPathComponent("o.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("none.daBriefcase"))
+        // Usage: 2. Help: 0.
+        #expect(try Self.run(["cat"]).status == 2)
+        #expect(try Self.run(["frobnicate"]).status == 2)
+        #expect(try Self.run(["info", "x.daBriefcase", "--encoding", "no-such-code-page"]).status == 2)
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.text.contains("convert"))
+        // Invalid data: 1, one line naming the file and the offset, and no output left behind.
+        let bad = dir.appendingPathComponent("bad.daBriefcase")
+        var bytes = Array("DABRC600".utf8) + [16, 0, 0, 0, 0, 0, 0, 0] + Array("DABIN200".utf8)
+        bytes += [0x7f, 0, 0, 0] // index position far past the end
+        try Data(bytes).write(to: bad)
+        let out = dir.appendingPathComponent("bad.json")
+        let result = try Self.run(["convert", bad.path, out.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.daBriefcase"))
+        #expect(result.stderr.contains("offset 24"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.daBriefcase"])
+    }
+
+    /// Every fixture that is not deliberately damaged converts to JSON and back byte for byte.
+    @Test func fixturesRoundTripThroughTheCLI() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
+            .filter { ($0.hasSuffix(".daBriefcase") || $0.hasSuffix(".bin2")) && !$0.hasPrefix("damaged") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let source = Self.fixtures.appendingPathComponent(name).path
+            let json = dir.appendingPathComponent(name + ".json").path
+            let back = dir.appendingPathComponent(name).path
+            #expect(try Self.run(["convert", source, json]).status == 0, "\(name) → json")
+            #expect(try Self.run(["convert", json, back]).status == 0, "\(name) ← json")
+            #expect(FileManager.default.contents(atPath: back) == FileManager.default.contents(atPath: source), "\(name)")
+        }
+    }
+
+    /// Damaged fixtures: exit 1 with a message naming the offset, never a crash.
+    @Test func damagedFixturesAreRejected() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasPrefix("damaged") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let result = try Self.run(["info", Self.fixtures.appendingPathComponent(name).path])
+            let converted = try Self.run(["convert", Self.fixtures.appendingPathComponent(name).path, "-", "--to", "json"])
+            #expect(converted.status == 1, "\(name): \(converted.stderr)")
+            #expect(converted.stderr.contains("offset"), "\(name): \(converted.stderr)")
+            #expect(result.status == 0 || result.status == 1, "\(name)")
+        }
+    }
+}

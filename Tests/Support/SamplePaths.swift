@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the tests find their inputs: the project's `Fixtures/`, and the real samples that live
+/// outside the repository in `../shared/briefcase-samples` (never copied in).
+public enum SamplePaths {
+    public static let repository: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    public static let samples = repository.deletingLastPathComponent().appendingPathComponent("shared/briefcase-samples")
+    public static let fixtures = repository.appendingPathComponent("Fixtures")
+
+    public static let sampleNames = ["capraynor-Resources-Properties.daBriefcase", "capraynor-Briefcase-Properties.daBriefcase"]
+
+    /// The bytes of a real sample, or nil (with a message) when `../shared` is absent.
+    public static func sample(_ name: String) -> [UInt8]? {
+        let url = samples.appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            print("note: real sample \(url.path) is absent; skipping")
+            return nil
+        }
+        return [UInt8](data)
+    }
+
+    public static var samplesPresent: Bool {
+        FileManager.default.fileExists(atPath: samples.appendingPathComponent(sampleNames[0]).path)
+    }
+
+    /// The bytes of a project fixture.
+    public static func fixture(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: fixtures.appendingPathComponent(name).path).map { [UInt8]($0) }
+    }
+}
