@@ -24,7 +24,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
-        .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit"]),
+        .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseTestSupport"]),

@@ -1,34 +1,9 @@
 import Foundation
+import BriefcaseTestSupport
 @testable import BriefcaseKit
 
-/// Paths the tests read: the real samples live outside the repository, in `../shared`.
-enum TestPaths {
-    static let repository: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
-
-    static let samples = repository.deletingLastPathComponent().appendingPathComponent("shared/briefcase-samples")
-    static let fixtures = repository.appendingPathComponent("Fixtures")
-
-    static let sampleNames = ["capraynor-Resources-Properties.daBriefcase", "capraynor-Briefcase-Properties.daBriefcase"]
-
-    /// The bytes of a real sample, or nil (with a message) when `../shared` is absent.
-    static func sample(_ name: String) -> [UInt8]? {
-        let url = samples.appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            print("note: real sample \(url.path) is absent; skipping")
-            return nil
-        }
-        return [UInt8](data)
-    }
-
-    static var samplesPresent: Bool { FileManager.default.fileExists(atPath: samples.appendingPathComponent(sampleNames[0]).path) }
-}
+/// Paths the tests read (shared with the other test targets).
+typealias TestPaths = SamplePaths
 
 /// Hand-assembled little-endian bytes for independent expectations.
 struct Bytes {
@@ -38,4 +13,116 @@ struct Bytes {
     mutating func raw(_ v: [UInt8]) { bytes += v }
     mutating func ascii(_ s: String) { bytes += Array(s.utf8) }
     mutating func str(_ s: String) { i32(Int32(s.utf8.count)); ascii(s) }
+}
+
+extension Bytes {
+    /// Any fixed-width integer, little-endian.
+    mutating func le<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+    mutating func i64(_ v: Int64) { le(v) }
+    mutating func f64(_ v: Double) { le(v.bitPattern) }
+    /// Bytes written as hex text: `"ff 00 7f"` (spaces optional).
+    mutating func hex(_ text: String) { bytes += hexBytes(text) }
+    /// Int32 byte length + UTF-16LE code units (Bin2 wide strings), computed from Swift's UTF-16 view.
+    mutating func wide(_ s: String) {
+        i32(Int32(s.utf16.count * 2))
+        for unit in s.utf16 { u8(UInt8(unit & 0xff)); u8(UInt8(unit >> 8)) }
+    }
+    /// Length-prefixed raw bytes (blobs, 8-bit strings in another code page).
+    mutating func lp(_ v: [UInt8]) { i32(Int32(v.count)); raw(v) }
+    /// A schema property: AnsiString name + Utf8String value (-1 = nil).
+    mutating func prop(_ name: String, _ value: String?) {
+        str(name)
+        if let value { str(value) } else { i32(-1) }
+    }
+    /// A row-section field descriptor: name, type code, size.
+    mutating func field(_ name: String, _ type: UInt8, _ size: Int32 = 0) { str(name); u8(type); i32(size) }
+
+    static func build(_ body: (inout Bytes) -> Void) -> [UInt8] {
+        var b = Bytes()
+        body(&b)
+        return b.bytes
+    }
+}
+
+/// `"de ad be ef"` → `[0xde, 0xad, 0xbe, 0xef]`.
+func hexBytes(_ text: String) -> [UInt8] {
+    let digits = text.filter { !$0.isWhitespace }
+    precondition(digits.count % 2 == 0, "odd hex literal")
+    var result: [UInt8] = []
+    var index = digits.startIndex
+    while index < digits.endIndex {
+        let next = digits.index(index, offsetBy: 2)
+        result.append(UInt8(digits[index..<next], radix: 16)!)
+        index = next
+    }
+    return result
+}
+
+/// Int32 stored little-endian at `offset` (read by hand, not with BriefcaseKit).
+func int32(_ bytes: [UInt8], at offset: Int) -> Int32 {
+    Int32(bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+}
+
+extension Array where Element == UInt8 {
+    /// Start of the first occurrence of `needle`, or nil.
+    func offset(of needle: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= count else { return nil }
+        for start in 0...(count - needle.count) where self[start] == needle[0] {
+            if self[start ..< start + needle.count].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    func occurrences(of needle: [UInt8]) -> Int {
+        guard !needle.isEmpty, needle.count <= count else { return 0 }
+        var n = 0
+        for start in 0...(count - needle.count) where self[start ..< start + needle.count].elementsEqual(needle) { n += 1 }
+        return n
+    }
+}
+
+extension TestPaths {
+    /// The well-formed fixtures written by `briefcase-fixtures`.
+    static let validFixtureNames = [
+        "all-types.daBriefcase", "nulls.daBriefcase", "empty-table.daBriefcase", "empty-delta.daBriefcase",
+        "gbk.daBriefcase", "orders.bin2",
+    ]
+    /// The deliberately damaged fixtures.
+    static let damagedFixtureNames = [
+        "damaged-truncated-file.daBriefcase", "damaged-truncated-row.daBriefcase", "damaged-row-count.daBriefcase",
+        "damaged-index-position.daBriefcase", "damaged-type-200.daBriefcase", "damaged-type-0.daBriefcase",
+    ]
+    static var allFixtureNames: [String] { validFixtureNames + damagedFixtureNames }
+
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let url = fixtures.appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw FixtureMissing(path: url.path)
+        }
+        return [UInt8](data)
+    }
+
+    struct FixtureMissing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "fixture \(path) is missing; run `swift run briefcase-fixtures Fixtures`" }
+    }
+}
+
+/// Decodes a fixture or sample: `.bin2` as a bare Bin2 stream, anything else as a DABRC600 file.
+/// Returns the stream and the decoder's warnings.
+func decodeAny(_ bytes: [UInt8], bin2: Bool) throws(BriefcaseError) -> (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning]) {
+    if bin2 {
+        var decoder = Bin2Decoder(bytes: bytes)
+        let stream = try decoder.decodeStream()
+        return (stream, nil, decoder.warnings)
+    }
+    var warnings: [DecodingWarning] = []
+    let file = try BriefcaseFileCodec.decode(bytes, warnings: &warnings)
+    return (file.stream, file, warnings)
+}
+
+/// Encodes what `decodeAny` returned, the same way.
+func encodeAny(_ decoded: (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning])) throws(BriefcaseError) -> [UInt8] {
+    if let file = decoded.file { return try BriefcaseFileCodec.encode(file) }
+    return try Bin2Encoder.encode(decoded.stream)
 }

@@ -30,9 +30,4 @@ public enum SamplePaths {
     public static var samplesPresent: Bool {
         FileManager.default.fileExists(atPath: samples.appendingPathComponent(sampleNames[0]).path)
     }
-
-    /// The bytes of a project fixture.
-    public static func fixture(_ name: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: fixtures.appendingPathComponent(name).path).map { [UInt8]($0) }
-    }
 }
