@@ -20,7 +20,7 @@ extension Bin2Decoder {
         var summaries: [ElementSummary] = []
         for entry in index.entries {
             let label = String(decoding: entry.name.bytes, as: UTF8.self)
-            var reader = ByteReader(bytes: bytes, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
+            var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
             do throws(BriefcaseError) {
                 switch entry.kind {
                 case .table:

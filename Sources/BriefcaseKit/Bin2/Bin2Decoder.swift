@@ -17,9 +17,14 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
 /// `BriefcaseError` naming the offset, never with a trap or a huge allocation.
 public struct Bin2Decoder {
     public let bytes: [UInt8]
+    /// The file offset of `bytes[0]` (non-zero when only part of a file was read).
+    public let base: Int
     public private(set) var warnings: [DecodingWarning] = []
 
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(bytes: [UInt8], base: Int = 0) {
+        self.bytes = bytes
+        self.base = base
+    }
 
     /// Decodes the whole stream at `streamStart ..< end`.
     public mutating func decodeStream(streamStart: Int = 0, end: Int? = nil) throws(BriefcaseError) -> Bin2Stream {
@@ -35,7 +40,7 @@ public struct Bin2Decoder {
     public mutating func decodeElement(_ entry: ElementIndex.Entry, in index: ElementIndex) throws(BriefcaseError) -> Element {
         let label = String(decoding: entry.name.bytes, as: UTF8.self)
         do throws(BriefcaseError) {
-            var reader = ByteReader(bytes: bytes, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
+            var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
             let element: Element
             switch entry.kind {
             case .table: element = .table(try decodeTable(&reader, name: entry.name, positionBase: index.positionBase))

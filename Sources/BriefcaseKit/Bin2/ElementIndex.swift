@@ -35,29 +35,40 @@ extension ElementIndex {
     /// Reads the stream header and index of the Bin2 stream occupying `streamStart ..< end` of
     /// `bytes`. Positions are tried as absolute first, then as relative to the stream start.
     public static func read(_ bytes: [UInt8], streamStart: Int = 0, end: Int? = nil) throws(BriefcaseError) -> ElementIndex {
-        let end = min(end ?? bytes.count, bytes.count)
-        var reader = ByteReader(bytes: bytes, readerIndex: streamStart, endIndex: end)
+        let whole = ByteReader(bytes: bytes, endIndex: end)
+        return try read(header: whole.limited(to: streamStart ..< whole.endIndex), end: whole.endIndex) { range throws(BriefcaseError) in
+            whole.limited(to: range)
+        }
+    }
+
+    /// Reads the index without holding the stream in memory: `header` covers at least the 12
+    /// header bytes at the stream start, `end` is the file offset where the stream ends, and
+    /// `region` supplies a reader for a range of file offsets (the index, read from disk).
+    public static func read(header: ByteReader, end: Int, region: (Range<Int>) throws(BriefcaseError) -> ByteReader) throws(BriefcaseError) -> ElementIndex {
+        var reader = header
+        let streamStart = reader.readerIndex
         try reader.expectMagic(signature, "Bin2 signature")
         let storedIndexPosition = try reader.readInt32("index position")
-        do throws(BriefcaseError) {
-            return try read(reader, storedIndexPosition: storedIndexPosition, base: 0, streamStart: streamStart)
+        do {
+            return try read(storedIndexPosition: storedIndexPosition, base: 0, streamStart: streamStart, end: end, region: region)
         } catch let absoluteError {
             guard streamStart != 0,
-                  let relative = try? read(reader, storedIndexPosition: storedIndexPosition, base: streamStart, streamStart: streamStart)
+                  let relative = try? read(storedIndexPosition: storedIndexPosition, base: streamStart, streamStart: streamStart, end: end, region: region)
             else { throw absoluteError }
             return relative
         }
     }
 
-    private static func read(_ header: ByteReader, storedIndexPosition: Int32, base: Int, streamStart: Int) throws(BriefcaseError) -> ElementIndex {
+    private static func read(storedIndexPosition: Int32, base: Int, streamStart: Int, end: Int,
+                             region: (Range<Int>) throws(BriefcaseError) -> ByteReader) throws(BriefcaseError) -> ElementIndex {
         let firstElement = streamStart + 12
         let indexPosition = base + Int(storedIndexPosition)
-        guard indexPosition >= firstElement, indexPosition <= header.endIndex - 4 else {
+        guard indexPosition >= firstElement, indexPosition <= end - 4 else {
             throw BriefcaseError(.invalidData,
-                                 "index position \(storedIndexPosition) lies outside the stream (\(firstElement - base)…\(header.endIndex - 4 - base))",
+                                 "index position \(storedIndexPosition) lies outside the stream (\(firstElement - base)…\(end - 4 - base))",
                                  offset: streamStart + 8)
         }
-        var reader = header.limited(to: indexPosition ..< header.endIndex)
+        var reader = try region(indexPosition ..< end)
         let count = try reader.readCount("element count", minimumSize: 12)
         var raw: [(kind: ElementKind, name: ByteString, offset: Int, entryOffset: Int)] = []
         raw.reserveCapacity(count)

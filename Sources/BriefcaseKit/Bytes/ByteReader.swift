@@ -2,25 +2,29 @@
 /// `get…(at:)` reads without moving and returns nil past the end; `read…()` moves the reader
 /// index and throws a `BriefcaseError` naming the offset when the input is too short.
 ///
-/// All integers in Bin2 and DABRC600 are little-endian. Offsets reported in errors are positions
-/// in `bytes`, i.e. file offsets when `bytes` is the whole file.
+/// All integers in Bin2 and DABRC600 are little-endian. Indices are file offsets: `bytes[0]` is
+/// the byte at file offset `base` (0 when `bytes` is the whole file; the element's position when
+/// only one element was read from disk), and errors report file offsets.
 public struct ByteReader {
     public let bytes: [UInt8]
-    /// The position of the next byte to read.
+    /// The file offset of `bytes[0]`.
+    public let base: Int
+    /// The file offset of the next byte to read.
     public var readerIndex: Int
-    /// One past the last byte this reader may read (the end of the current element).
+    /// One past the last file offset this reader may read (the end of the current element).
     public let endIndex: Int
 
-    public init(bytes: [UInt8], readerIndex: Int = 0, endIndex: Int? = nil) {
+    public init(bytes: [UInt8], base: Int = 0, readerIndex: Int? = nil, endIndex: Int? = nil) {
         self.bytes = bytes
-        let end = min(endIndex ?? bytes.count, bytes.count)
+        self.base = base
+        let end = min(endIndex ?? base + bytes.count, base + bytes.count)
         self.endIndex = end
-        self.readerIndex = min(max(0, readerIndex), end)
+        self.readerIndex = min(max(base, readerIndex ?? base), end)
     }
 
     /// A reader over `range` of the same buffer (for reading one element without running past it).
     public func limited(to range: Range<Int>) -> ByteReader {
-        ByteReader(bytes: bytes, readerIndex: range.lowerBound, endIndex: range.upperBound)
+        ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.upperBound)
     }
 
     public var readableBytes: Int { endIndex - readerIndex }
@@ -29,15 +33,15 @@ public struct ByteReader {
 
     @inlinable
     public func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
-        guard index >= 0, index <= endIndex - MemoryLayout<T>.size else { return nil }
+        guard index >= base, index <= endIndex - MemoryLayout<T>.size else { return nil }
         return bytes.withUnsafeBytes { raw in
-            T(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: T.self))
+            T(littleEndian: raw.loadUnaligned(fromByteOffset: index - base, as: T.self))
         }
     }
 
     public func getBytes(at index: Int, count: Int) -> ArraySlice<UInt8>? {
-        guard index >= 0, count >= 0, index <= endIndex - count else { return nil }
-        return bytes[index ..< index + count]
+        guard index >= base, count >= 0, index <= endIndex - count else { return nil }
+        return bytes[index - base ..< index - base + count]
     }
 
     // MARK: read (moves)
@@ -72,7 +76,7 @@ public struct ByteReader {
 
     public mutating func readBytes(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ArraySlice<UInt8> {
         try require(count, for: what())
-        let slice = bytes[readerIndex ..< readerIndex + count]
+        let slice = bytes[readerIndex - base ..< readerIndex - base + count]
         readerIndex += count
         return slice
     }

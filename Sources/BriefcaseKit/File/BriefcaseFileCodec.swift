@@ -18,6 +18,11 @@ public enum BriefcaseFileCodec {
     }
 
     public static func readHeader(_ bytes: [UInt8]) throws(BriefcaseError) -> Header {
+        try readHeader(bytes, fileSize: bytes.count)
+    }
+
+    /// Reads the header from `bytes`, the start of a file of `fileSize` bytes.
+    public static func readHeader(_ bytes: [UInt8], fileSize: Int) throws(BriefcaseError) -> Header {
         var reader = ByteReader(bytes: bytes)
         let magicOffset = reader.readerIndex
         let magic = try reader.readBytes(8, "briefcase signature")
@@ -38,13 +43,15 @@ public enum BriefcaseFileCodec {
             properties.append(BriefcaseProperty(name: name, value: value))
         }
         let propertiesEnd = reader.readerIndex
-        guard dataOffsetRaw >= propertiesEnd, dataOffsetRaw <= bytes.count - 12 else {
+        guard dataOffsetRaw >= propertiesEnd, dataOffsetRaw <= fileSize - 12 else {
             throw BriefcaseError(.invalidData,
-                                 "data offset \(dataOffsetRaw) does not lie between the end of the properties (\(propertiesEnd)) and the end of the file (\(bytes.count))",
+                                 "data offset \(dataOffsetRaw) does not lie between the end of the properties (\(propertiesEnd)) and the end of the file (\(fileSize))",
                                  offset: 8)
         }
-        let padding = ByteString(bytes[propertiesEnd ..< dataOffsetRaw])
-        return Header(properties: properties, headerPadding: padding, dataOffset: dataOffsetRaw)
+        guard let padding = reader.getBytes(at: propertiesEnd, count: dataOffsetRaw - propertiesEnd) else {
+            throw BriefcaseError(.truncated, "the header ends before the data offset \(dataOffsetRaw)", offset: propertiesEnd)
+        }
+        return Header(properties: properties, headerPadding: ByteString(padding), dataOffset: dataOffsetRaw)
     }
 
     /// Decodes a whole single-file briefcase.
