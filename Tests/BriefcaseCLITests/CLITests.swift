@@ -194,3 +194,30 @@ struct CLITests {
         }
     }
 }
+
+extension CLITests {
+    /// orders.bin2 stores Alice (1), Bob (2), Carol (3) and a delta keyed on ID that updates Bob's
+    /// amount to 8 and ship date, deletes Carol and inserts Dora (4) — see Sources/FixtureMaker.
+    @Test func catReplaysAKeyedDelta() throws {
+        let path = Self.fixtures.appendingPathComponent("orders.bin2").path
+        let current = try Self.run(["cat", path, "--table", "ORDERS"])
+        #expect(current.status == 0)
+        #expect(current.stderr.isEmpty)
+        let ids = current.text.split(separator: "\n").map { $0.prefix(9) }
+        #expect(ids == [#"{"ID": 1,"#, #"{"ID": 2,"#, #"{"ID": 4,"#])
+        #expect(current.text.contains(#""Amount": "8""#))
+        #expect(current.text.contains(#""Customer": "Dora 😀""#))
+        let original = try Self.run(["cat", path, "--table", "orders", "--original", "--format", "csv"])
+        #expect(original.text.hasPrefix("ID,Customer,Amount,Shipped\r\n1,Alice,12.5,2023-03-15T12:00:00.000\r\n2,Bob,7,\r\n"))
+    }
+
+    /// A change that matches no row is a warning on standard error, never silently dropped.
+    @Test func unmatchedChangesAreReported() throws {
+        let path = Self.fixtures.appendingPathComponent("empty-delta.daBriefcase").path
+        let result = try Self.run(["cat", path, "--table", "Archive"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("matches no row"))
+        #expect(result.stderr.contains("Archive"))
+        #expect(try Self.run(["cat", path, "--table", "NoSuchTable"]).status == 2)
+    }
+}

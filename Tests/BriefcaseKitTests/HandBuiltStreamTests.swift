@@ -167,3 +167,17 @@ import Testing
         #expect(throws: BriefcaseError.self) { try Bin2Encoder.encode(Bin2Stream(elements: [.delta(bad)])) }
     }
 }
+
+import Foundation
+
+@Suite struct OLEDateConversionTests {
+    /// 1970-01-01 is OLE day 25 569; 2015-06-18 08:00 UTC is 1 434 614 400 s after the epoch.
+    @Test func toAndFromFoundationDate() throws {
+        #expect(OLEDateTime(25_569).date == Date(timeIntervalSince1970: 0))
+        #expect(OLEDateTime(42173.333333333336).date == Date(timeIntervalSince1970: 1_434_614_400))
+        #expect(OLEDateTime(date: Date(timeIntervalSince1970: 1_434_614_400)).value == 42173.333333333336)
+        // 1899-12-29 06:00 (-1.25) is 2 days minus 18 hours before the OLE epoch.
+        #expect(OLEDateTime(-1.25).date == Date(timeIntervalSince1970: -25_569 * 86_400 - 86_400 + 6 * 3600))
+        #expect(OLEDateTime(.nan).date == nil)
+    }
+}
