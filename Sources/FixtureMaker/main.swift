@@ -319,6 +319,21 @@ func ordersStream() throws -> [UInt8] {
     return try Bin2Encoder.encode(Bin2Stream(elements: [.delta(delta), .table(orders)]))
 }
 
+/// unsafe-names.daBriefcase: table names that cannot be file names as they are, for folder output.
+func unsafeNames() throws -> [UInt8] {
+    let columns = [Column("ID", .integer, primaryKey: true), Column("Name", .wideString, size: 20)]
+    var elements: [Element] = []
+    for (i, name) in ["../../escape", "a/b", ".hidden", "CON", "Orders", "orders"].enumerated() {
+        if name == "Orders" {
+            elements.append(.delta(Delta(name: u(name), loggedFields: columns.map(\.logged), keyFields: [u("ID")], changes: [
+                DeltaChange(type: .insert, recordID: 1100, oldValues: [nil, nil], newValues: [int(99), wide("new")]),
+            ])))
+        }
+        elements.append(.table(table(name, columns, rows: [[int(Int64(i)), wide(name)]])))
+    }
+    return try file(elements, properties: [BriefcaseProperty(name: u("Owner"), value: u("names/../test"))])
+}
+
 /// The valid base of the damaged files (108 bytes):
 ///
 ///     0 DABRC600 | 8 data offset 16 | 12 property count 0 | 16 DABIN200 | 24 index position 91
@@ -399,6 +414,9 @@ func allFixtures() throws -> [Fixture] {
         Fixture(name: "orders.bin2",
                 purpose: "bare Bin2 stream: table Orders (ID InPrimaryKey True) and its delta (key ID; update, delete, insert) for cat with delta application",
                 bytes: try ordersStream()),
+        Fixture(name: "unsafe-names.daBriefcase",
+                purpose: "tables named ../../escape, a/b, .hidden, CON, Orders (with a delta) and orders: a folder must keep them inside and restore every name",
+                bytes: try unsafeNames()),
     ] + (try damaged())
 }
 

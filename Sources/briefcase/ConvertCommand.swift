@@ -72,7 +72,10 @@ struct ConvertCommand: ParsableCommand {
                     atomic.discard()
                     throw error
                 }
-            case .folder, .snapshot:
+            case .folder:
+                guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
+                try FolderOutput.write(loaded.document, to: output, codePage: loaded.codePage)
+            case .snapshot:
                 throw BriefcaseError(.io, "the \(outputFormat.rawValue) format is not supported yet", file: output)
             }
         } catch let error as BriefcaseError {

@@ -55,33 +55,30 @@ struct BriefcaseSummary {
 
     static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
         switch format {
-        case .dabriefcase, .bin2:
-            let bytes: [UInt8]
-            let properties: [BriefcaseProperty]
+        case .dabriefcase, .folder:
+            // The lazy path: header, index and element heads; no rows are read.
+            let briefcase = try Briefcase.open(path, codePage: encoding)
+            let summaries = try briefcase.tableSummaries()
+            if format == .dabriefcase && encoding == nil {
+                briefcase.codePage = InputLoader.chooseCodePage(skeleton(summaries, properties: briefcase.properties),
+                                                                   explicit: nil, path: path, announce: true)
+            }
+            return BriefcaseSummary(format: format, codePage: briefcase.codePage, properties: briefcase.properties,
+                                    tables: summaries.map { TableInfo(name: $0.name, table: $0.dataset, rowCount: $0.rowCount,
+                                                                      delta: $0.delta, changeCount: $0.changeCount) })
+        case .bin2:
             let summaries: [ElementSummary]
             do {
-                bytes = try FileIO.read(path)
-                var streamStart = 0
-                if format == .dabriefcase {
-                    let header = try BriefcaseFileCodec.readHeader(bytes)
-                    properties = header.properties
-                    streamStart = header.dataOffset
-                } else {
-                    properties = []
-                }
-                var decoder = Bin2Decoder(bytes: bytes)
-                summaries = try decoder.summarize(streamStart: streamStart)
+                var decoder = Bin2Decoder(bytes: try FileIO.read(path))
+                summaries = try decoder.summarize()
             } catch {
                 throw error.inFile(path)
             }
-            // A model without rows or changes: enough to recognise the code page of the names.
-            let skeleton = BriefcaseFile(properties: properties, stream: Bin2Stream(elements: summaries.map { s in
-                s.kind == .table ? .table(s.table!) : .delta(s.delta!)
-            }))
-            let codePage = InputLoader.chooseCodePage(BriefcaseDocument(container: format.container!, file: skeleton),
+            let items = summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }
+            let elements: [Element] = summaries.map { $0.kind == .table ? .table($0.table!) : .delta($0.delta!) }
+            let codePage = InputLoader.chooseCodePage(BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements))),
                                                       explicit: encoding, path: path, announce: true)
-            return BriefcaseSummary(format: format, codePage: codePage, properties: properties,
-                                    tables: group(summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }))
+            return BriefcaseSummary(format: format, codePage: codePage, properties: [], tables: group(items))
         default:
             let loaded = try InputLoader.load(path, format: format, encoding: encoding, announceEncoding: true)
             let items = loaded.document.file.stream.elements.map { element -> (ElementKind, ByteString, Table?, Int, Delta?, Int) in
@@ -93,6 +90,16 @@ struct BriefcaseSummary {
             return BriefcaseSummary(format: format, codePage: loaded.codePage, properties: loaded.document.file.properties,
                                     tables: group(items))
         }
+    }
+
+    /// A model without rows or changes: enough to recognise the code page of the names.
+    private static func skeleton(_ summaries: [Briefcase.TableSummary], properties: [BriefcaseProperty]) -> BriefcaseDocument {
+        var elements: [Element] = []
+        for summary in summaries {
+            if let delta = summary.delta { elements.append(.delta(delta)) }
+            if let dataset = summary.dataset { elements.append(.table(dataset)) }
+        }
+        return BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(properties: properties, stream: Bin2Stream(elements: elements)))
     }
 
     /// One entry per table, its delta attached by name; deltas without a table get an entry too.

@@ -26,7 +26,14 @@ enum InputLoader {
                 // The document names the code page its text is to be written back in.
                 let codePage = encoding ?? CodePage.detect(in: document.file).codePage
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: [])
-            case .folder, .snapshot:
+            case .folder:
+                let briefcase = try Briefcase.openFolder(path, codePage: encoding)
+                let document = try briefcase.document()
+                if announceEncoding && encoding == nil && briefcase.codePage != .utf8 {
+                    Console.note("\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)")
+                }
+                return LoadedBriefcase(path: path, format: format, document: document, codePage: briefcase.codePage, warnings: [])
+            case .snapshot:
                 throw BriefcaseError(.io, "the \(format.rawValue) format is not supported yet", file: path)
             }
         } catch let error as BriefcaseError {

@@ -85,7 +85,7 @@ extension TestPaths {
     /// The well-formed fixtures written by `briefcase-fixtures`.
     static let validFixtureNames = [
         "all-types.daBriefcase", "nulls.daBriefcase", "empty-table.daBriefcase", "empty-delta.daBriefcase",
-        "gbk.daBriefcase", "orders.bin2",
+        "gbk.daBriefcase", "orders.bin2", "unsafe-names.daBriefcase",
     ]
     /// The deliberately damaged fixtures.
     static let damagedFixtureNames = [

@@ -20,13 +20,14 @@ extension Bin2Decoder {
     }
 
     /// Decodes a delta up to its first change; `changeCount` is the number of changes that follow.
-    mutating func decodeDeltaHead(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> (delta: Delta, changeCount: Int) {
+    /// `elementEnd` is where the element ends when `reader` holds only its start.
+    mutating func decodeDeltaHead(_ reader: inout ByteReader, name: ByteString, elementEnd: Int? = nil) throws(BriefcaseError) -> (delta: Delta, changeCount: Int) {
         let firstCountOffset = reader.readerIndex
         let firstCount = try reader.readInt32("change count")
         guard firstCount >= 0 else {
             throw BriefcaseError(.invalidData, "change count is negative (\(firstCount))", offset: firstCountOffset)
         }
-        if firstCount == 0 && reader.readableBytes == 0 {
+        if firstCount == 0 && (elementEnd ?? reader.endIndex) == reader.readerIndex {
             // Only the count: what the JS reader expects of an empty delta.
             return (Delta(name: name, loggedFields: [], reducedDeltaFlag: 0, layout: .countOnly), 0)
         }
@@ -45,7 +46,12 @@ extension Bin2Decoder {
         }
         let reduced = try reader.readUInt8("reduced-delta flag")
         let maskSize = (loggedCount + 7) / 8
-        let changeCount = try reader.readCount("change count", minimumSize: 16 + 2 * maskSize)
+        let countOffset = reader.readerIndex
+        let changeCount = Int(try reader.readInt32("change count"))
+        let changeBytes = (elementEnd ?? reader.endIndex) - reader.readerIndex
+        guard changeCount >= 0, changeCount <= changeBytes / (16 + 2 * maskSize) else {
+            throw BriefcaseError(.invalidData, "change count is \(changeCount) but only \(changeBytes) bytes remain for changes", offset: countOffset)
+        }
         let layout: DeltaLayout = Int(firstCount) == changeCount ? .full : .mismatchedCounts(firstCount: firstCount)
         return (Delta(name: name, loggedFields: loggedFields, keyFields: keyFields, reducedDeltaFlag: reduced,
                       changes: [], layout: layout), changeCount)

@@ -31,7 +31,8 @@ extension Bin2Decoder {
 
     /// Decodes a dataset element up to its first row: schema, field descriptors and row count
     /// (what `info` needs; the rows are not touched).
-    mutating func decodeTableHead(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> TableHead {
+    /// `elementEnd` is where the element ends when `reader` holds only its start.
+    mutating func decodeTableHead(_ reader: inout ByteReader, name: ByteString, positionBase: Int, elementEnd: Int? = nil) throws(BriefcaseError) -> TableHead {
         let flagOffset = reader.readerIndex
         let flag = try reader.readUInt8("schema flag")
         guard flag <= 1 else {
@@ -69,9 +70,10 @@ extension Bin2Decoder {
         let rowCount = Int(rowCountRaw)
         let maskSize = (fieldCount + 7) / 8
         // A row takes at least its mask; rows of a table without fields take nothing, so cap those.
-        let rowLimit = maskSize > 0 ? reader.readableBytes / maskSize : 1 << 16
+        let rowBytes = (elementEnd ?? reader.endIndex) - reader.readerIndex
+        let rowLimit = maskSize > 0 ? rowBytes / maskSize : 1 << 16
         guard rowCount <= rowLimit else {
-            throw BriefcaseError(.invalidData, "row count is \(rowCount) but only \(reader.readableBytes) bytes remain for rows",
+            throw BriefcaseError(.invalidData, "row count is \(rowCount) but only \(rowBytes) bytes remain for rows",
                                  offset: rowCountOffset)
         }
         return TableHead(table: Table(name: name, schema: schema, fields: fields, schemaEndWhenAbsent: schemaEndWhenAbsent), rowCount: rowCount)

@@ -28,6 +28,41 @@ public enum Value: Hashable, Sendable {
     case decimal(Decimal96)
 
     public static func bool(_ value: Bool) -> Value { .boolean(value ? 1 : 0) }
+
+    /// Values are equal when they store the same thing: floats compare by bit pattern, so a NaN
+    /// equals itself and -0.0 differs from 0.0 (the model is about bytes, not arithmetic).
+    public static func == (a: Value, b: Value) -> Bool {
+        switch (a, b) {
+        case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
+        case (.singleFloat(let x), .singleFloat(let y)): return x.bitPattern == y.bitPattern
+        case (.ansiString(let x), .ansiString(let y)), (.wideString(let x), .wideString(let y)),
+             (.blob(let x), .blob(let y)), (.guid(let x), .guid(let y)): return x == y
+        case (.dateTime(let x), .dateTime(let y)): return x == y
+        case (.currency(let x), .currency(let y)): return x == y
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.largeUInt(let x), .largeUInt(let y)): return x == y
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.decimal(let x), .decimal(let y)): return x == y
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .float(let x): hasher.combine(0); hasher.combine(x.bitPattern)
+        case .singleFloat(let x): hasher.combine(1); hasher.combine(x.bitPattern)
+        case .ansiString(let x): hasher.combine(2); hasher.combine(x)
+        case .wideString(let x): hasher.combine(3); hasher.combine(x)
+        case .blob(let x): hasher.combine(4); hasher.combine(x)
+        case .guid(let x): hasher.combine(5); hasher.combine(x)
+        case .dateTime(let x): hasher.combine(6); hasher.combine(x)
+        case .currency(let x): hasher.combine(7); hasher.combine(x)
+        case .integer(let x): hasher.combine(8); hasher.combine(x)
+        case .largeUInt(let x): hasher.combine(9); hasher.combine(x)
+        case .boolean(let x): hasher.combine(10); hasher.combine(x)
+        case .decimal(let x): hasher.combine(11); hasher.combine(x)
+        }
+    }
     public static func wide(_ text: String) -> Value { .wideString(WideText.encode(text)) }
 
     /// The storage this value needs, to check it against a column type.

@@ -1,0 +1,56 @@
+extension Briefcase {
+    /// One table of the briefcase: where its elements are on disk, and the decoded table once loaded.
+    final class Entry {
+        var name: ByteString
+        var loaded: BriefcaseTable?
+        var source: Source?
+        /// Whether the delta element comes before the dataset (what .NET writes).
+        var deltaFirst: Bool
+
+        init(name: ByteString, loaded: BriefcaseTable?, source: Source?, deltaFirst: Bool) {
+            self.name = name
+            self.loaded = loaded
+            self.source = source
+            self.deltaFirst = deltaFirst
+        }
+
+        /// Groups index entries (or elements) by name: a dataset and a delta of the same name
+        /// (case-insensitive) make one table; a second dataset of a name makes another.
+        static func group<T>(_ items: [T], kind: (T) -> ElementKind, name: (T) -> ByteString) -> [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] {
+            var groups: [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] = []
+            for item in items {
+                let itemName = name(item)
+                let isTable = kind(item) == .table
+                if let i = groups.firstIndex(where: { namesMatch($0.name, itemName) && (isTable ? $0.dataset == nil : $0.delta == nil) }) {
+                    if isTable { groups[i].dataset = item } else { groups[i].delta = item }
+                } else {
+                    groups.append((itemName, isTable ? item : nil, isTable ? nil : item, !isTable))
+                }
+            }
+            return groups
+        }
+
+        static func group(_ elements: [Element]) -> [(name: ByteString, dataset: Table?, delta: Delta?, deltaFirst: Bool)] {
+            group(elements, kind: \.kind, name: \.name).map { group in
+                var dataset: Table?, delta: Delta?
+                if case .table(let t)? = group.dataset { dataset = t }
+                if case .delta(let d)? = group.delta { delta = d }
+                return (group.name, dataset, delta, group.deltaFirst)
+            }
+        }
+    }
+
+    /// Where a table's elements are: a file (the briefcase itself, or its table file in a folder).
+    struct Source {
+        struct Located {
+            var indexEntry: ElementIndex.Entry
+            var range: Range<Int> { indexEntry.range }
+        }
+        let file: RandomAccessFile
+        let index: ElementIndex
+        var dataset: Located?
+        var delta: Located?
+        /// Folder briefcases: the table file's name inside the folder.
+        var folderFileName: String?
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `Properties.plist` of a folder briefcase: a property-list dictionary of the custom properties.
+///
+/// Written as an XML plist of strings, in the briefcase's property order. A value whose bytes do
+/// not decode reversibly in the briefcase's code page is written as `<data>` so nothing is lost.
+/// Read: XML plists (order kept) and binary plists (keys sorted, as a dictionary has no order);
+/// string and data values.
+public enum PropertiesPlist {
+    public enum Value: Hashable, Sendable {
+        case string(String)
+        case data([UInt8])
+    }
+
+    public static func encode(_ entries: [(key: String, value: Value)]) -> [UInt8] {
+        var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+
+        """
+        for (key, value) in entries {
+            xml += "\t<key>\(escape(key))</key>\n"
+            switch value {
+            case .string(let text): xml += "\t<string>\(escape(text))</string>\n"
+            case .data(let bytes): xml += "\t<data>\(Data(bytes).base64EncodedString())</data>\n"
+            }
+        }
+        xml += "</dict>\n</plist>\n"
+        return Array(xml.utf8)
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> [(key: String, value: Value)] {
+        if bytes.starts(with: Array("bplist".utf8)) {
+            return try decodeBinary(bytes)
+        }
+        let parser = OrderedPlistParser(bytes)
+        guard let entries = parser.parse() else {
+            throw BriefcaseError(.invalidData, "not a property list of strings: \(parser.problem ?? "malformed XML")")
+        }
+        return entries
+    }
+
+    private static func decodeBinary(_ bytes: [UInt8]) throws(BriefcaseError) -> [(key: String, value: Value)] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw BriefcaseError(.invalidData, "not a valid binary property list")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw BriefcaseError(.invalidData, "the property list is not a dictionary")
+        }
+        var entries: [(key: String, value: Value)] = []
+        for key in dictionary.keys.sorted() {
+            switch dictionary[key] {
+            case let text as String: entries.append((key, .string(text)))
+            case let data as Data: entries.append((key, .data([UInt8](data))))
+            default: throw BriefcaseError(.invalidData, "property '\(key)' is neither a string nor data")
+            }
+        }
+        return entries
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+/// Reads `<plist><dict>(<key>…</key><string|data>…</…>)*</dict></plist>` keeping key order.
+private final class OrderedPlistParser: NSObject, XMLParserDelegate {
+    private let parser: XMLParser
+    private var path: [String] = []
+    private var text = ""
+    private var pendingKey: String?
+    private(set) var entries: [(key: String, value: PropertiesPlist.Value)] = []
+    private(set) var problem: String?
+
+    init(_ bytes: [UInt8]) {
+        parser = XMLParser(data: Data(bytes))
+        super.init()
+        parser.delegate = self
+        parser.shouldResolveExternalEntities = false
+    }
+
+    func parse() -> [(key: String, value: PropertiesPlist.Value)]? {
+        guard parser.parse(), problem == nil else {
+            if problem == nil { problem = parser.parserError.map { "\($0.localizedDescription) (line \(parser.lineNumber))" } }
+            return nil
+        }
+        return entries
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        let allowed: Bool
+        switch (path, name) {
+        case ([], "plist"), (["plist"], "dict"): allowed = true
+        case (["plist", "dict"], "key"): allowed = pendingKey == nil
+        case (["plist", "dict"], "string"), (["plist", "dict"], "data"): allowed = pendingKey != nil
+        default: allowed = false
+        }
+        guard allowed else { fail("unexpected <\(name)> (line \(parser.lineNumber))"); return }
+        path.append(name)
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        defer { path.removeLast(); text = "" }
+        switch name {
+        case "key": pendingKey = text
+        case "string":
+            entries.append((pendingKey!, .string(text)))
+            pendingKey = nil
+        case "data":
+            guard let data = Data(base64Encoded: text.filter { !$0.isWhitespace }) else {
+                fail("property '\(pendingKey!)' has invalid base64 data"); return
+            }
+            entries.append((pendingKey!, .data([UInt8](data))))
+            pendingKey = nil
+        default: break
+        }
+    }
+
+    private func fail(_ message: String) {
+        problem = problem ?? message
+        parser.abortParsing()
+    }
+}
