@@ -16,10 +16,12 @@ let package = Package(
     targets: [
         .target(name: "BriefcaseKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),
+        // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
+        .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "BriefcaseKit", "BriefcaseJSON",
+                "BriefcaseKit", "BriefcaseJSON", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -27,7 +29,7 @@ let package = Package(
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
-        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseTestSupport"]),
+        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
     ]
 )

@@ -1,8 +1,11 @@
 import BriefcaseKit
+import CSystemShims
 import Foundation
 
 /// Writes a folder briefcase as a whole: into a temporary folder next to the destination, which
-/// then takes the destination's place, so a failed conversion leaves nothing behind.
+/// then takes the destination's place, so a failed conversion leaves nothing behind. An existing
+/// folder is swapped with the new one in one step (renameat2 RENAME_EXCHANGE), so at every moment
+/// the destination holds the old briefcase or the new one.
 enum FolderOutput {
     static func write(_ document: BriefcaseDocument, to path: String, codePage: CodePage) throws {
         let fm = FileManager.default
@@ -14,6 +17,11 @@ enum FolderOutput {
         do {
             try Briefcase.make(from: document, at: temporary, kind: .folder, codePage: codePage).write()
             if fm.fileExists(atPath: trimmed) {
+                if briefcase_exchange_paths(temporary, trimmed) == 0 {
+                    try? fm.removeItem(atPath: temporary) // now holds the old briefcase
+                    return
+                }
+                // No atomic exchange here: move the old one aside, then the new one in.
                 let old = parent + "/." + url.lastPathComponent + ".old-" + UUID().uuidString
                 try fm.moveItem(atPath: trimmed, toPath: old)
                 try fm.moveItem(atPath: temporary, toPath: trimmed)

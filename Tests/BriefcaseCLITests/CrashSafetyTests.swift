@@ -1,0 +1,93 @@
+import BriefcaseKit
+import BriefcaseTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Killing `briefcase convert` (SIGKILL) at random moments leaves the destination holding either
+/// the old briefcase or the new one, byte for byte — never a mix or a truncated file.
+struct CrashSafetyTests {
+    /// A briefcase of a few MB so that a conversion takes long enough to be interrupted.
+    static func bigBriefcase(rows: Int, tag: String) throws -> [UInt8] {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Text", type: .wideString, size: 200)]
+        let table = Table(name: "Big", fields: fields, rows: (0..<rows).map { [.integer(Int64($0)), .wide("\(tag) row \($0)")] })
+        return try BriefcaseFileCodec.encode(BriefcaseFile(properties: [BriefcaseProperty(name: "Tag", value: ByteString(utf8: tag))],
+                                                           stream: Bin2Stream(elements: [.table(table)])))
+    }
+
+    /// Runs `arguments`, kills it after `delay` seconds (if still running), waits for it.
+    static func runAndKill(_ arguments: [String], after delay: Double) throws {
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(delay * 1_000_000))
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Runs to completion; returns the exit status and how long it took in seconds.
+    static func timedRun(_ arguments: [String]) throws -> (status: Int32, seconds: Double) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let status = try CLITests.run(arguments).status
+        return (status, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    @Test func singleFileIsOldOrNewAfterSIGKILL() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let old = try Self.bigBriefcase(rows: 20_000, tag: "old")
+        let new = try Self.bigBriefcase(rows: 200_000, tag: "new")
+        let source = dir.appendingPathComponent("new.daBriefcase").path
+        let output = dir.appendingPathComponent("out.daBriefcase").path
+        try Data(new).write(to: URL(fileURLWithPath: source))
+        // Through JSON, so the conversion does real work before and during the write.
+        let json = dir.appendingPathComponent("new.json").path
+        #expect(try CLITests.run(["convert", source, json]).status == 0)
+
+        try Data(old).write(to: URL(fileURLWithPath: output))
+        let (status, full) = try Self.timedRun(["convert", json, output, "--force"])
+        #expect(status == 0)
+        #expect(FileManager.default.contents(atPath: output) == Data(new))
+
+        var sawOld = 0, sawNew = 0
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<30 {
+            try Data(old).write(to: URL(fileURLWithPath: output))
+            try Self.runAndKill(["convert", json, output, "--force"], after: Double.random(in: 0...(full * 1.1), using: &generator))
+            let now = try #require(FileManager.default.contents(atPath: output))
+            if now == Data(old) { sawOld += 1 } else if now == Data(new) { sawNew += 1 } else {
+                Issue.record("output is neither the old nor the new briefcase (\(now.count) bytes)")
+            }
+        }
+        #expect(sawOld + sawNew == 30)
+    }
+
+    @Test func folderIsOldOrNewAfterSIGKILL() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let oldSource = dir.appendingPathComponent("old.daBriefcase").path
+        let newSource = dir.appendingPathComponent("new.daBriefcase").path
+        try Data(try Self.bigBriefcase(rows: 2_000, tag: "old")).write(to: URL(fileURLWithPath: oldSource))
+        try Data(try Self.bigBriefcase(rows: 200_000, tag: "new")).write(to: URL(fileURLWithPath: newSource))
+        let output = dir.appendingPathComponent("out.briefcase").path
+        let (status, full) = try Self.timedRun(["convert", newSource, output])
+        #expect(status == 0)
+        let newTable = try #require(FileManager.default.contents(atPath: output + "/Big.daBriefcase"))
+
+        for _ in 0..<15 {
+            #expect(try CLITests.run(["convert", oldSource, output, "--force"]).status == 0)
+            let oldTable = try #require(FileManager.default.contents(atPath: output + "/Big.daBriefcase"))
+            try Self.runAndKill(["convert", newSource, output, "--force"], after: Double.random(in: 0...(full * 1.1)))
+            let briefcase = try Briefcase.openFolder(output)
+            #expect(briefcase.tableNames == ["Big"])
+            let table = FileManager.default.contents(atPath: output + "/Big.daBriefcase")
+            let tag = briefcase.property("Tag")
+            #expect((table == oldTable && tag == "old") || (table == newTable && tag == "new"), "a mix or a damaged folder")
+        }
+    }
+}
