@@ -26,17 +26,7 @@ struct DocumentTests {
     02000000 01000000 05000000 426f6f6b73 28000000 00000000 05000000 426f6f6b73 6e000000
     """
 
-    static var exampleBytes: [UInt8] {
-        let hex = exampleHex.filter { $0.isHexDigit }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
+    static var exampleBytes: [UInt8] { hexBytes(exampleHex) }
 
     static let exampleJSON = """
     {

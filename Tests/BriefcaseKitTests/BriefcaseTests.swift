@@ -251,3 +251,54 @@ extension BriefcaseTests {
         }
     }
 }
+
+extension BriefcaseTests {
+    /// Renaming a table only in case keeps its file (on case-insensitive file systems the new file
+    /// *is* the old one), and a folder table file holding several tables is split, not duplicated.
+    @Test func folderEdgeCases() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fields = [FieldDescriptor(name: "ID", type: .integer)]
+        let folder = dir + "/f.briefcase"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // One table file holding two tables (another tool may write that).
+        let two = try BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: [
+            .table(Table(name: "A", fields: fields, rows: [[.integer(1)]])),
+            .table(Table(name: "B", fields: fields, rows: [[.integer(2)]])),
+        ])))
+        try Data(two).write(to: URL(fileURLWithPath: folder + "/A.daBriefcase"))
+        let briefcase = try Briefcase.openFolder(folder)
+        #expect(briefcase.tableNames == ["A", "B"])
+        try briefcase.write()
+        let again = try Briefcase.openFolder(folder)
+        #expect(again.tableNames.sorted() == ["A", "B"], "no table twice")
+        #expect(try again.table(named: "A")?.dataset?.rows == [[.integer(1)]])
+
+        // Replace "a" by "A"-in-another-case: the file must survive the stale-file sweep.
+        again.addTable(BriefcaseTable(dataset: Table(name: "a", fields: fields, rows: [[.integer(3)]])))
+        try again.write()
+        let third = try Briefcase.openFolder(folder)
+        #expect(try third.table(named: "a")?.dataset?.rows == [[.integer(3)]])
+
+        // A property with a control character survives as <data>; the plist stays valid XML.
+        third.setProperty("Bell", "ding\u{7}")
+        try third.write()
+        let plist = try #require(FileManager.default.contents(atPath: folder + "/Properties.plist"))
+        #expect(try PropertyListSerialization.propertyList(from: plist, options: [], format: nil) is [String: Any])
+        #expect(try Briefcase.openFolder(folder).property("Bell") == "ding\u{7}")
+    }
+
+    /// After `delete()`, tables never loaded can still be written elsewhere.
+    @Test func deleteThenWriteElsewhere() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/x.daBriefcase"
+        let bytes = try TestPaths.fixture("gbk.daBriefcase")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let briefcase = try Briefcase.openFile(path)
+        try briefcase.delete()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try briefcase.write(to: dir + "/y.daBriefcase", as: .file)
+        #expect([UInt8](FileManager.default.contents(atPath: dir + "/y.daBriefcase")!) == bytes)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseKit
 

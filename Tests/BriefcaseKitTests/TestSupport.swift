@@ -44,20 +44,6 @@ extension Bytes {
     }
 }
 
-/// `"de ad be ef"` → `[0xde, 0xad, 0xbe, 0xef]`.
-func hexBytes(_ text: String) -> [UInt8] {
-    let digits = text.filter { !$0.isWhitespace }
-    precondition(digits.count % 2 == 0, "odd hex literal")
-    var result: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        result.append(UInt8(digits[index..<next], radix: 16)!)
-        index = next
-    }
-    return result
-}
-
 /// Int32 stored little-endian at `offset` (read by hand, not with BriefcaseKit).
 func int32(_ bytes: [UInt8], at offset: Int) -> Int32 {
     Int32(bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)

@@ -31,3 +31,17 @@ public enum SamplePaths {
         FileManager.default.fileExists(atPath: samples.appendingPathComponent(sampleNames[0]).path)
     }
 }
+
+/// `"de ad be ef"` → `[0xde, 0xad, 0xbe, 0xef]` (whitespace ignored), for hand-computed bytes.
+public func hexBytes(_ text: String) -> [UInt8] {
+    let digits = text.filter { !$0.isWhitespace }
+    precondition(digits.count % 2 == 0, "odd hex literal")
+    var result: [UInt8] = []
+    var index = digits.startIndex
+    while index < digits.endIndex {
+        let next = digits.index(index, offsetBy: 2)
+        result.append(UInt8(digits[index..<next], radix: 16)!)
+        index = next
+    }
+    return result
+}

@@ -46,7 +46,10 @@ extension Briefcase {
             }
         }
         let plistPath = path + "/" + propertiesFileName
-        if let data = FileManager.default.contents(atPath: plistPath) {
+        if FileManager.default.fileExists(atPath: plistPath) {
+            guard let data = FileManager.default.contents(atPath: plistPath) else {
+                throw BriefcaseError(.io, "cannot read", file: plistPath)
+            }
             do throws(BriefcaseError) {
                 for (key, value) in try PropertiesPlist.decode([UInt8](data)) {
                     let name = briefcase.codePage.encode(key) ?? ByteString(utf8: key)

@@ -15,7 +15,11 @@ extension Briefcase {
     /// Writes a copy to `path` as `kind`; from then on the briefcase is the one at `path`.
     public func write(to path: String, as kind: Kind) throws(BriefcaseError) {
         // Tables stay where they are on disk until written; only the destination changes.
-        if kind == .folder, self.kind != .folder || path != self.path { tableFilesOnDisk = [] }
+        if kind == .folder, self.kind != .folder || path != self.path {
+            // The folder becomes this briefcase: table files already there are replaced.
+            let existing = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            tableFilesOnDisk = Set(existing.filter { $0.lowercased().hasSuffix("." + Self.fileExtension.lowercased()) && !$0.hasPrefix(".") })
+        }
         self.path = path
         self.kind = kind
         try write()
@@ -44,10 +48,14 @@ extension Briefcase {
             throw BriefcaseError(.io, "cannot create the folder", file: path)
         }
         let fileNames = TableFileName.fileNames(for: entries.map { codePage.decodeForDisplay($0.name) })
+        // How many tables each source file holds: a file is only left as it is when it holds
+        // exactly the one table that keeps its name.
+        var tablesPerFile: [ObjectIdentifier: Int] = [:]
+        for entry in entries { if let file = entry.source?.file { tablesPerFile[ObjectIdentifier(file), default: 0] += 1 } }
         for (entry, fileName) in zip(entries, fileNames) {
             let filePath = path + "/" + fileName
             if entry.loaded == nil, let source = entry.source, source.folderFileName == fileName, source.file.path == filePath,
-               tableFilesOnDisk.contains(fileName) {
+               tableFilesOnDisk.contains(fileName), tablesPerFile[ObjectIdentifier(source.file)] == 1 {
                 continue // unchanged, already in place
             }
             var writer = ByteWriter()
@@ -58,17 +66,30 @@ extension Briefcase {
             try FileIO.writeAtomically(writer.bytes, to: filePath)
             try repoint([entry], placed: placed, fileName: fileName, filePath: filePath)
         }
-        for stale in tableFilesOnDisk.subtracting(fileNames) {
+        // A file of a removed table goes, unless it *is* a file just written: on a case-insensitive
+        // file system `orders.daBriefcase` and `Orders.daBriefcase` are one file.
+        let written = Set(fileNames)
+        for stale in tableFilesOnDisk where !written.contains(stale) {
             let stalePath = path + "/" + stale
+            if let twin = fileNames.first(where: { $0.lowercased() == stale.lowercased() }),
+               Self.sameFile(stalePath, path + "/" + twin) { continue }
             guard unlink(stalePath) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
         }
         tableFilesOnDisk = Set(fileNames)
         let plist = properties.map { property -> (key: String, value: PropertiesPlist.Value) in
+            // Keys must be text (lossy for bytes the code page cannot show); values that are not
+            // reversible text, or hold characters XML cannot carry, travel as <data>.
             let key = codePage.decodeReversibly(property.name) ?? codePage.decodeForDisplay(property.name)
-            if let text = codePage.decodeReversibly(property.value) { return (key, .string(text)) }
+            if let text = codePage.decodeReversibly(property.value), PropertiesPlist.isXMLText(text) { return (key, .string(text)) }
             return (key, .data(property.value.array))
         }
         try FileIO.writeAtomically(PropertiesPlist.encode(plist), to: path + "/" + Self.propertiesFileName)
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// Where an entry's elements landed in a written stream.

@@ -67,7 +67,7 @@ public final class Briefcase {
 
     // MARK: tables
 
-    /// The names of the tables (of their dataset, else delta), in the briefcase's order.
+    /// The names of the tables (as their first element, usually the delta, spells them), in order.
     public var tableNames: [String] { entries.map { codePage.decodeForDisplay($0.name) } }
     public var tableCount: Int { entries.count }
 
@@ -177,8 +177,9 @@ public final class Briefcase {
             }
             _ = rmdir(path)
         }
+        // Sources stay: their files are still open, so unloaded tables can still be read and
+        // written again somewhere (the data lives until the last handle closes).
         tableFilesOnDisk = []
-        for entry in entries { entry.source = nil }
     }
 
     // MARK: loading

@@ -1,11 +1,12 @@
-/// Safe, reversible file names for the tables of a folder briefcase.
+/// Safe file names for the tables of a folder briefcase.
 ///
 /// A table name becomes `<escaped>.daBriefcase`: characters that are unsafe in a file name on
 /// any platform (path separators, control characters, `%`, `:*?"<>|`, a leading dot or space, a
 /// trailing dot or space) become `%XX` (UTF-8 bytes); Windows device names (`CON`, `NUL`, `COM1`…)
 /// get their first letter escaped; over-long names are cut and end in a hash. Names that only
-/// differ in case (which collide on case-insensitive file systems) get `~2`, `~3`… The real name
-/// is always inside the file (its Bin2 index), which is what readers use, so no name is lost.
+/// differ in case (which collide on case-insensitive file systems) get `~2`, `~3`… The mapping
+/// need not be reversed: the real name is inside the file (its Bin2 index), which is what readers
+/// use, so no name is lost.
 public enum TableFileName {
     public static let fileExtension = "daBriefcase"
     static let maximumLength = 200

@@ -66,6 +66,14 @@ public enum PropertiesPlist {
         return entries
     }
 
+    /// True when XML 1.0 can carry `text` (no control characters but tab, LF and CR; no U+FFFE/U+FFFF).
+    public static func isXMLText(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            let v = scalar.value
+            return v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v != 0xFFFE && v != 0xFFFF)
+        }
+    }
+
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
