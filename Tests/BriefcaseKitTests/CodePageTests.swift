@@ -388,3 +388,14 @@ private func table(name: ByteString = "Courses", schemaNames: [String]?, descrip
         }
     }
 }
+
+/// When nothing in the file reveals the code page, the guess comes with a hint people can act on.
+@Test func detectionHintsAtAMultiByteCodePage() {
+    // GBK "课程名称" as a property value, no tables to reveal it: not UTF-8, decodable as GBK.
+    let file = BriefcaseFile(properties: [BriefcaseProperty(name: "CourseName", value: ByteString([0xbf, 0xce, 0xb3, 0xcc, 0xc3, 0xfb, 0xb3, 0xc6]))])
+    let detection = CodePage.detect(in: file)
+    #expect(detection.codePage == .windows1252)
+    #expect(detection.hint == "the 8-bit strings look like GBK; try --encoding gbk")
+    // Plain UTF-8 needs no hint.
+    #expect(CodePage.detect(in: BriefcaseFile(properties: [BriefcaseProperty(name: "a", value: "é")])).hint == nil)
+}

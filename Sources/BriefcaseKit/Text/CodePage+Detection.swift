@@ -2,10 +2,13 @@
 public struct CodePageDetection: Sendable {
     public let codePage: CodePage
     public let reason: String
+    /// When the choice is a guess, what might be better (e.g. "looks like GBK; try --encoding gbk").
+    public let hint: String?
 
-    public init(codePage: CodePage, reason: String) {
+    public init(codePage: CodePage, reason: String, hint: String? = nil) {
         self.codePage = codePage
         self.reason = reason
+        self.hint = hint
     }
 }
 
@@ -58,10 +61,21 @@ extension CodePage {
                     "column names in the row descriptors match the schema's UTF-8 Name properties when decoded as \(candidate.name) (\(checked))")
             }
             return CodePageDetection(codePage: .windows1252, reason:
-                "not UTF-8, and no candidate code page both turns the row descriptors' column names into the schema's UTF-8 Name properties and decodes every 8-bit string; assuming windows-1252")
+                "not UTF-8, and no candidate code page both turns the row descriptors' column names into the schema's UTF-8 Name properties and decodes every 8-bit string; assuming windows-1252",
+                hint: multiByteHint(walk))
         }
         return CodePageDetection(codePage: .windows1252, reason:
-            "not UTF-8 and nothing in the file reveals the code page; assuming windows-1252")
+            "not UTF-8 and nothing in the file reveals the code page; assuming windows-1252",
+            hint: multiByteHint(walk))
+    }
+
+    /// The multi-byte candidates are strict (most random bytes are invalid in them), so one that
+    /// decodes every 8-bit string of the file is a good guess to suggest.
+    private static func multiByteHint(_ walk: ((ByteString) -> Bool) -> Bool) -> String? {
+        for candidate in detectionCandidates.prefix(4) where candidate.withDecodabilityTest(walk) {
+            return "the 8-bit strings look like \(candidate.name.uppercased()); try --encoding \(candidate.name)"
+        }
+        return nil
     }
 
     /// (descriptor name bytes, schema Name text) for every table field whose descriptor name is
