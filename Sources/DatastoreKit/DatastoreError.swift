@@ -1,0 +1,60 @@
+// The one error type of DatastoreKit: what is wrong, and where (a JSON path).
+
+/// A datastore format, identifier, application or limit error.
+///
+/// `path` locates the offending value in the JSON being read (or, for changes applied from a
+/// model, in the JSON that model would be written as): `$.rows[3].data.price`,
+/// `$.deltas[1].changes[4][3].tags`. `description` is `"<path>: <message>"`.
+public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The text is not JSON at all (the message carries the byte offset).
+        case malformedJSON
+        /// Wrong JSON shape: missing, unknown or duplicate keys, wrong types, bad revisions.
+        case invalidStructure
+        /// A field value the wire format forbids (null, nested list, bad wrapper, bad number).
+        case invalidValue
+        /// A table id, record id, field name or datastore id outside the allowed grammar.
+        case invalidIdentifier
+        /// A delta whose `rev` is not the revision it is applied to.
+        case revisionMismatch
+        /// `I` of a record that already exists.
+        case recordExists
+        /// `U` or `D` of a record that does not exist.
+        case recordNotFound
+        /// `LC` on a field that already exists.
+        case fieldExists
+        /// A list operation on a field that does not exist.
+        case fieldNotFound
+        /// A list operation on a field that holds an atom.
+        case notAList
+        /// A list index outside the list.
+        case indexOutOfRange
+        /// A size or count limit is broken.
+        case limitExceeded
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var path: JSONPath
+
+    public init(_ kind: Kind, _ message: String, at path: JSONPath = .root) {
+        self.kind = kind
+        self.message = message
+        self.path = path
+    }
+
+    /// The same error with its path taken as relative to `prefix`.
+    public func prefixed(by prefix: JSONPath) -> DatastoreError {
+        var copy = self
+        copy.path = path.prefixed(by: prefix)
+        return copy
+    }
+
+    func prefixed(by component: JSONPath.Component) -> DatastoreError {
+        var copy = self
+        copy.path.components.insert(component, at: 0)
+        return copy
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
