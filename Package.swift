@@ -8,14 +8,19 @@ let package = Package(
         .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
         // The lossless JSON document of a briefcase (reader and streaming writer).
         .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
+        // The Dropbox Datastore data model and JSON wire format (snapshots, deltas, sizes).
+        .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "BriefcaseKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BriefcaseKit", dependencies: ["CZlib"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // The system's zlib (gzip in and out), the way ZIPFoundation links it.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),
+        .target(name: "DatastoreKit", dependencies: ["BriefcaseJSON"]),
         // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
         .target(name: "CSystemShims"),
         .executableTarget(
@@ -31,5 +36,6 @@ let package = Package(
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
+        .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "BriefcaseJSON"]),
     ]
 )

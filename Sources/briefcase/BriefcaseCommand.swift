@@ -9,8 +9,9 @@ struct BriefcaseCommand: ParsableCommand {
         .daBriefcase file (DABRC600 header, properties, Bin2 stream of tables and pending deltas), \
         a .briefcase folder, or a bare Bin2 stream.
 
-        Formats: dabriefcase, bin2, json (this tool's lossless JSON document; see Spec/json-format.md).
-        Formats are recognised by extension (.daBriefcase, .bin2, .json) or by content; --from and \
+        Formats: dabriefcase, folder (a .briefcase directory), bin2, json (this tool's lossless JSON \
+        document; see Spec/json-format.md).
+        Formats are recognised by extension (.daBriefcase, .briefcase, .bin2, .json), a directory, or content; --from and \
         --to always win.
 
         Exit status: 0 success, 1 invalid input or refused conversion, 2 usage, missing file or I/O error.
@@ -21,7 +22,7 @@ struct BriefcaseCommand: ParsableCommand {
           briefcase convert Orders.daBriefcase Orders.json
           briefcase convert Orders.json Orders.daBriefcase
         """,
-        subcommands: [InfoCommand.self, CatCommand.self, ConvertCommand.self]
+        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self]
     )
 }
 

@@ -10,7 +10,8 @@ struct ConvertCommand: ParsableCommand {
         dabriefcase → json → dabriefcase reproduces the original file byte for byte: properties, \
         tables, every schema property, every delta with its record ids, statuses, messages and masks.
 
-        The output is written atomically (a temporary file in the same directory, then renamed), \
+        The output is written atomically (a temporary file or folder in the same directory, then \
+        renamed or swapped into place), \
         so a failed conversion leaves nothing behind. An existing OUTPUT is only replaced with --force. \
         Use - for standard input or output, with --from / --to.
 
@@ -19,6 +20,7 @@ struct ConvertCommand: ParsableCommand {
           briefcase convert Orders.json Orders.daBriefcase --force
           briefcase convert Orders.daBriefcase Orders.bin2
           briefcase convert Orders.daBriefcase - --to json
+          briefcase convert Orders.daBriefcase Orders.json.gz      (gzip: a trailing .gz, in or out)
         """
     )
 
@@ -60,12 +62,14 @@ struct ConvertCommand: ParsableCommand {
             switch outputFormat {
             case .dabriefcase, .bin2:
                 let bytes = try loaded.document.encode(as: outputFormat.container)
-                try FileIO.writeAtomically(bytes, to: output)
+                try GzipOutput.writeAtomically(bytes, to: output) // compressed for a .gz name
             case .json:
                 var atomic = try AtomicOutput(path: output)
                 do {
-                    var encoder = JSONDocumentEncoder(sink: AtomicOutputSink(output: atomic), codePage: loaded.codePage)
+                    let sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
+                    var encoder = JSONDocumentEncoder(sink: sink, codePage: loaded.codePage)
                     try encoder.encode(loaded.document)
+                    try encoder.writer.sink.finish()
                     atomic = encoder.writer.sink.output
                     try atomic.commit()
                 } catch {

@@ -8,9 +8,10 @@ import Glibc
 enum FileFormat: String, ExpressibleByArgument, CaseIterable {
     case dabriefcase, folder, bin2, json, snapshot
 
-    /// The format a path's extension names (`.snapshot.json` before `.json`), case-insensitively.
+    /// The format a path's extension names (`.snapshot.json` before `.json`), case-insensitively;
+    /// a trailing `.gz` (gzip around the format) is looked through.
     static func fromExtension(_ path: String) -> FileFormat? {
-        let lower = path.lowercased()
+        let lower = Gzip.removingSuffix(path).lowercased()
         if lower.hasSuffix(".snapshot.json") { return .snapshot }
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".dabriefcase") { return .dabriefcase }
@@ -25,16 +26,16 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
     /// first bytes.
     static func ofInput(_ path: String, explicit: FileFormat?) throws -> FileFormat {
         if let explicit { return explicit }
-        if path.lowercased().hasSuffix(".gz") {
-            throw BriefcaseError(.io, "gzip input is not supported yet", file: path)
+        if let format = fromExtension(path) {
+            try GzipInput.refuseFolder(format, path)
+            return format
         }
-        if let format = fromExtension(path) { return format }
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw BriefcaseError(.io, "no such file", file: path)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
-        let head = try FileIO.readPrefix(path, count: 8)
+        let head = try GzipInput.readPrefix(path, count: 8) // gzip (1f 8b): what is inside
         if head.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
         if head.starts(with: Array("DABIN200".utf8)) { return .bin2 }
         if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
@@ -42,11 +43,10 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     static func ofOutput(_ path: String, explicit: FileFormat?) throws -> FileFormat {
-        if let explicit { return explicit }
-        if path.lowercased().hasSuffix(".gz") {
-            throw BriefcaseError(.io, "gzip output is not supported yet", file: path)
+        if let format = explicit ?? fromExtension(path) {
+            try GzipInput.refuseFolder(format, path)
+            return format
         }
-        if let format = fromExtension(path) { return format }
         throw ValidationError("cannot tell the output format from '\(path)'; name it with --to (\(allCases.map(\.rawValue).joined(separator: ", ")))")
     }
 

@@ -55,7 +55,7 @@ struct BriefcaseSummary {
 
     static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
         switch format {
-        case .dabriefcase, .folder:
+        case .dabriefcase where !GzipInput.isGzipped(path), .folder: // gzip has no random access: decoded whole below
             // The lazy path: header, index and element heads; no rows are read.
             let briefcase = try Briefcase.open(path, codePage: encoding)
             let summaries = try briefcase.tableSummaries()
@@ -69,8 +69,9 @@ struct BriefcaseSummary {
         case .bin2:
             let summaries: [ElementSummary]
             do {
-                var decoder = Bin2Decoder(bytes: try FileIO.read(path))
-                summaries = try decoder.summarize()
+                let input = try GzipInput.read(path)
+                var decoder = Bin2Decoder(bytes: input.bytes)
+                summaries = try input.decoding { (_) throws(BriefcaseError) in try decoder.summarize() }
             } catch {
                 throw error.inFile(path)
             }

@@ -16,13 +16,12 @@ enum InputLoader {
             var warnings: [DecodingWarning] = []
             switch format {
             case .dabriefcase, .bin2:
-                let bytes = try FileIO.read(path)
-                let document = try BriefcaseDocument.decode(bytes, as: format.container!, warnings: &warnings)
+                let input = try GzipInput.read(path)
+                let document = try input.decoding { try BriefcaseDocument.decode($0, as: format.container!, warnings: &warnings) }
                 let codePage = chooseCodePage(document, explicit: encoding, path: path, announce: announceEncoding)
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: warnings)
             case .json:
-                let bytes = try FileIO.read(path)
-                let document = try JSONDocumentDecoder().decode(bytes)
+                let document = try GzipInput.read(path).decoding { try JSONDocumentDecoder().decode($0) }
                 // The document names the code page its text is to be written back in.
                 let codePage = encoding ?? CodePage.detect(in: document.file).codePage
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: [])
@@ -46,16 +45,35 @@ enum InputLoader {
         let detection = CodePage.detect(in: document.file)
         if announce && detection.codePage != .utf8 {
             Console.note("\(path): 8-bit strings read as \(detection.codePage.name): \(detection.reason) (override with --encoding)")
+            if let hint = detection.hint { Console.note("\(path): \(hint)") }
         }
         return detection.codePage
     }
 }
 
-/// Writes bytes to an `AtomicOutput` for the JSON writer.
+/// Writes bytes to an `AtomicOutput` for the JSON writer; with `gzip`, compressed on the way
+/// (then call `finish()` once the writer has flushed, before committing the output).
 struct AtomicOutputSink: ByteSink {
     var output: AtomicOutput
+    private var compressor: GzipCompressor?
+
+    init(output: AtomicOutput) {
+        self.output = output
+    }
+
+    init(output: AtomicOutput, gzip: Bool) throws {
+        self.output = output
+        compressor = gzip ? try GzipCompressor() : nil
+    }
+
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try output.write(bytes)
+        guard let compressor else { return try output.write(bytes) }
+        try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
+    }
+
+    /// Writes the end of the gzip stream (nothing without gzip).
+    mutating func finish() throws {
+        try compressor?.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
     }
 }
 

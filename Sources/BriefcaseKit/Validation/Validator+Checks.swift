@@ -1,0 +1,310 @@
+/// The checks on decoded elements. Offsets are recomputed from the model: a decoded element
+/// re-encodes to the same number of bytes (`bin2.md` §9), so the position of every descriptor,
+/// logged field, change and value follows from the element's start and the sizes before it.
+/// Without bytes (a JSON document) the offsets are nil.
+extension ValidationRun {
+    // MARK: names
+
+    /// Two tables (or two deltas) whose names match ASCII case-insensitively: Data Abstract keys
+    /// elements by lower-cased name (`t#orders`), so one of them would be lost.
+    mutating func checkDuplicateNames() {
+        var seen: [Listed] = []
+        for item in listed {
+            if let first = seen.first(where: { $0.kind == item.kind && namesMatch($0.name, item.name) }) {
+                let kind = item.kind.label
+                let where_ = first.entryOffset.map { " (index entry at offset \($0)\(first.file.map { " of \($0)" } ?? ""))" }
+                    ?? first.file.map { " (in \($0))" } ?? ""
+                add(.error, .duplicateName, { codePage in
+                    "a second \(kind) named '\(codePage.decodeForDisplay(item.name))': '\(codePage.decodeForDisplay(first.name))'\(where_) has the same name ignoring case, and Data Abstract keeps only one \(kind) per name"
+                }, offset: item.entryOffset, element: item.name, file: item.file)
+            } else {
+                seen.append(item)
+            }
+        }
+    }
+
+    // MARK: tables
+
+    mutating func checkTable(_ table: Table, at item: Located) {
+        let name = table.name, file = item.file
+        // Offsets: flag, schema end, schema, row count, field count, descriptors, rows.
+        var offset = item.start.map { $0 + 5 }
+        var schemaFieldStarts: [Int?] = []
+        if let schema = table.schema {
+            offset = offset.map { $0 + 8 }
+            for list in schema.fields {
+                schemaFieldStarts.append(offset)
+                offset = offset.map { $0 + Self.size(of: list) }
+            }
+            offset = offset.map { $0 + 8 }
+            for list in schema.parameters { offset = offset.map { $0 + Self.size(of: list) } }
+        }
+        let fieldCountOffset = offset.map { $0 + 4 }
+        offset = offset.map { $0 + 8 }
+        var descriptorStarts: [Int?] = []
+        for field in table.fields {
+            descriptorStarts.append(offset)
+            offset = offset.map { $0 + 9 + field.name.count }
+        }
+
+        if let schema = table.schema {
+            checkDescriptors(table, schema: schema, fieldCountOffset: fieldCountOffset, descriptorStarts: descriptorStarts,
+                             schemaFieldStarts: schemaFieldStarts, file: file)
+        }
+
+        // Rows: the mask, then the non-NULL values.
+        let maskSize = (table.fields.count + 7) / 8
+        let storages = table.fields.map(\.type.storage)
+        for (rowIndex, row) in table.rows.enumerated() {
+            offset = offset.map { $0 + maskSize }
+            for (column, value) in row.enumerated() {
+                guard let value, column < table.fields.count else { continue }
+                let fieldName = table.fields[column].name
+                checkValue(value, at: offset, element: name, file: file) { codePage in
+                    "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'"
+                }
+                if let storage = storages[column] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
+            }
+        }
+    }
+
+    /// Row descriptors against the schema fields, by position: the count, `Name` (decoded, since
+    /// descriptors are 8-bit and schema values UTF-8) and `DataType`.
+    private mutating func checkDescriptors(_ table: Table, schema: Schema, fieldCountOffset: Int?, descriptorStarts: [Int?],
+                                           schemaFieldStarts: [Int?], file: String?) {
+        let name = table.name
+        if schema.fields.count != table.fields.count {
+            let rows = table.fields.count, fields = schema.fields.count
+            add(.error, .rowDescriptors,
+                "the rows have \(rows) field descriptors but the schema describes \(fields) fields",
+                offset: fieldCountOffset, element: name, file: file)
+        }
+        let nameKey = ByteString(utf8: "Name"), typeKey = ByteString(utf8: "DataType")
+        for (i, (descriptor, properties)) in zip(table.fields, schema.fields).enumerated() {
+            let descriptorOffset = descriptorStarts[i]
+            if let stored = properties.first(where: { namesMatch($0.name, nameKey) })?.value {
+                let schemaName = stored.utf8String
+                let decoded = codePage.decode(descriptor.name)
+                let descriptorBytes = descriptor.name
+                if let schemaName, let decoded, decoded != schemaName {
+                    let severity: Severity = decoded.lowercased() == schemaName.lowercased() ? .warning : .error
+                    add(severity, .rowDescriptors, { codePage in
+                        "row descriptor \(i) is named '\(decoded)' (in \(codePage.name)) but schema field \(i) is named '\(schemaName)'"
+                            + (severity == .warning ? " (they differ only in letter case)" : "")
+                    }, offset: descriptorOffset, element: name, file: file)
+                } else if schemaName == nil || decoded == nil, stored != descriptorBytes {
+                    // Not comparable as text: compare the bytes.
+                    add(.error, .rowDescriptors, { codePage in
+                        "row descriptor \(i) is named '\(codePage.decodeForDisplay(descriptorBytes))' but schema field \(i) is named '\(String(decoding: stored.bytes, as: UTF8.self))' (not decodable as \(schemaName == nil ? "UTF-8" : codePage.name))"
+                    }, offset: descriptorOffset, element: name, file: file)
+                }
+            }
+            if let stored = properties.first(where: { namesMatch($0.name, typeKey) })?.value {
+                let typeOffset = descriptorOffset.map { $0 + 4 + descriptor.name.count }
+                let text = String(decoding: stored.bytes, as: UTF8.self)
+                let trimmed = text.trimmingASCIIWhitespace()
+                let declared = DataType(name: trimmed) ?? UInt8(trimmed).map { DataType(rawValue: $0) }
+                let descriptorName = descriptor.name
+                if let declared {
+                    if declared != descriptor.type {
+                        let code = descriptor.type
+                        add(.error, .rowDescriptors, { codePage in
+                            "row descriptor \(i) '\(codePage.decodeForDisplay(descriptorName))' has type \(code.name) (\(code.rawValue)) but the schema's DataType is \(declared.name)"
+                        }, offset: typeOffset, element: name, file: file)
+                    }
+                } else {
+                    add(.error, .rowDescriptors, { codePage in
+                        "schema field \(i) ('\(codePage.decodeForDisplay(descriptorName))') has DataType '\(text)', which is not a Data Abstract type name"
+                    }, offset: schemaFieldStarts[i], element: name, file: file)
+                }
+            }
+        }
+    }
+
+    // MARK: deltas
+
+    mutating func checkDelta(_ delta: Delta, at item: Located) {
+        let name = delta.name, file = item.file
+        guard delta.layout != .countOnly else { return }
+        if case .mismatchedCounts(let first) = delta.layout {
+            let second = delta.changes.count
+            let secondOffset = item.start.map { start in
+                start + 8 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + 4
+                    + delta.keyFields.reduce(0) { $0 + 4 + $1.count } + 1
+            }
+            add(.warning, .changeCounts,
+                "the first change count is \(first) but \(second) changes follow (second count\(secondOffset.map { " at offset \($0)" } ?? "")); the second one is used",
+                offset: item.start, element: name, file: file)
+        }
+
+        var offset = item.start.map { $0 + 8 }
+        var loggedStarts: [Int?] = []
+        for field in delta.loggedFields {
+            loggedStarts.append(offset)
+            offset = offset.map { $0 + 5 + field.name.count }
+        }
+        offset = offset.map { $0 + 4 }
+        for key in delta.keyFields { offset = offset.map { $0 + 4 + key.count } }
+        offset = offset.map { $0 + 5 }
+
+        checkLoggedFields(delta, loggedStarts: loggedStarts, file: file)
+
+        let maskSize = (delta.loggedFields.count + 7) / 8
+        let storages = delta.loggedFields.map(\.type.storage)
+        for (changeIndex, change) in delta.changes.enumerated() {
+            if !change.type.isKnown {
+                let code = change.type.rawValue
+                add(.error, .changeCodes, "change \(changeIndex) has change type \(code) (0 insert, 1 update, 2 delete)",
+                    offset: offset, element: name, file: file)
+            }
+            if !change.status.isKnown {
+                let code = change.status.rawValue
+                add(.error, .changeCodes, "change \(changeIndex) has status \(code) (0 pending, 1 resolved, 2 failed)",
+                    offset: offset.map { $0 + 8 }, element: name, file: file)
+            }
+            offset = offset.map { $0 + 16 + change.message.count }
+            for (side, values) in [("old", change.oldValues), ("new", change.newValues)] {
+                offset = offset.map { $0 + maskSize }
+                for (i, value) in values.enumerated() {
+                    guard let value, i < delta.loggedFields.count else { continue }
+                    let fieldName = delta.loggedFields[i].name
+                    checkValue(value, at: offset, element: name, file: file) { codePage in
+                        "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'"
+                    }
+                    if let storage = storages[i] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
+                }
+            }
+        }
+    }
+
+    /// Every logged field is a column of the delta's table (when the briefcase has it), with the
+    /// same type code.
+    private mutating func checkLoggedFields(_ delta: Delta, loggedStarts: [Int?], file: String?) {
+        let tables = located.compactMap { item -> (Table, String?)? in
+            if case .table(let t) = item.element, namesMatch(t.name, delta.name) { return (t, item.file) }
+            return nil
+        }
+        // The table in the same file first (folders keep a table and its delta together).
+        guard let table = (tables.first { $0.1 == file } ?? tables.first)?.0 else { return }
+        let name = delta.name
+        for (i, field) in delta.loggedFields.enumerated() {
+            let fieldName = field.name
+            guard let column = table.fields.first(where: { namesMatch($0.name, field.name) }) else {
+                add(.error, .loggedFields, { codePage in
+                    "logged field \(i) '\(codePage.decodeForDisplay(fieldName))' is not a column of table '\(codePage.decodeForDisplay(table.name))'"
+                }, offset: loggedStarts[i], element: name, file: file)
+                continue
+            }
+            if column.type != field.type {
+                let logged = field.type, actual = column.type
+                add(.error, .loggedFields, { codePage in
+                    "logged field \(i) '\(codePage.decodeForDisplay(fieldName))' is \(logged.name) (\(logged.rawValue)) but the table's column is \(actual.name) (\(actual.rawValue))"
+                }, offset: loggedStarts[i].map { $0 + 4 + field.name.count }, element: name, file: file)
+            }
+        }
+    }
+
+    // MARK: values
+
+    /// The checks on one value at `offset` (the first byte of its encoding).
+    private mutating func checkValue(_ value: Value, at offset: Int?, element: ByteString, file: String?,
+                                     _ context: @escaping (CodePage) -> String) {
+        switch value {
+        case .wideString(let text):
+            guard let problem = Self.wideTextProblem(text) else { return }
+            add(.error, .wideText, { "\(context($0)): \(problem.message)" },
+                offset: problem.unit.flatMap { unit in offset.map { $0 + 4 + 2 * unit } } ?? offset, element: element, file: file)
+        case .decimal(let decimal):
+            if decimal.scale > 28 {
+                add(.error, .decimal, { "\(context($0)): decimal scale \(decimal.scale) is above 28" },
+                    offset: offset.map { $0 + 12 }, element: element, file: file)
+            } else if decimal.flags & 0x7F00_FFFF != 0 {
+                add(.error, .decimal, { "\(context($0)): decimal flags \(Self.hex32(decimal.flags)) set bits other than the scale (16–23) and the sign (31)" },
+                    offset: offset.map { $0 + 12 }, element: element, file: file)
+            }
+        case .guid(let bytes):
+            guard let bad = Self.guidProblem(bytes) else { return }
+            add(.error, .guidText, { "\(context($0)): GUID \(Self.show(bytes)) is not 8-4-4-4-12 hexadecimal text (character \(bad))" },
+                offset: offset, element: element, file: file)
+        case .dateTime(let date):
+            guard !date.value.isFinite else { return }
+            add(.error, .dateTime, { "\(context($0)): DateTime value \(date.value) is not a finite number of days" },
+                offset: offset, element: element, file: file)
+        default:
+            return
+        }
+    }
+
+    /// The first problem of UTF-16LE bytes: an odd length, or an unpaired surrogate (with its
+    /// code unit index).
+    static func wideTextProblem(_ text: ByteString) -> (message: String, unit: Int?)? {
+        let bytes = text.bytes
+        if bytes.count % 2 != 0 {
+            return ("UTF-16 text has an odd byte length (\(bytes.count))", nil)
+        }
+        var i = bytes.startIndex, unit = 0
+        var pendingHigh: (unit: Int, value: UInt16)?
+        while i < bytes.endIndex {
+            let value = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
+            switch value {
+            case 0xD800...0xDBFF:
+                if let high = pendingHigh { return ("unpaired high surrogate \(hex16(high.value)) at UTF-16 unit \(high.unit)", high.unit) }
+                pendingHigh = (unit, value)
+            case 0xDC00...0xDFFF:
+                if pendingHigh == nil { return ("unpaired low surrogate \(hex16(value)) at UTF-16 unit \(unit)", unit) }
+                pendingHigh = nil
+            default:
+                if let high = pendingHigh { return ("unpaired high surrogate \(hex16(high.value)) at UTF-16 unit \(high.unit)", high.unit) }
+            }
+            i += 2
+            unit += 1
+        }
+        if let high = pendingHigh { return ("unpaired high surrogate \(hex16(high.value)) at UTF-16 unit \(high.unit)", high.unit) }
+        return nil
+    }
+
+    /// The index of the first character that breaks `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`, or nil.
+    static func guidProblem(_ bytes: ByteString) -> Int? {
+        guard bytes.count == 36 else { return min(bytes.count, 36) }
+        for (i, byte) in bytes.bytes.enumerated() {
+            if [8, 13, 18, 23].contains(i) {
+                if byte != UInt8(ascii: "-") { return i }
+            } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)) {
+                return i
+            }
+        }
+        return nil
+    }
+
+    // MARK: sizes
+
+    /// The bytes one schema property list takes.
+    static func size(of list: [SchemaProperty]) -> Int {
+        list.reduce(0) { $0 + 8 + $1.name.count + ($1.value?.count ?? 0) }
+    }
+
+    /// The bytes a value takes in `storage`.
+    static func size(of value: Value, storage: ValueStorage) -> Int {
+        switch value {
+        case .ansiString(let s), .wideString(let s), .blob(let s): return 4 + s.count
+        case .guid(let s): return s.count
+        default: return storage.minimumSize
+        }
+    }
+
+    static func hex16(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    static func hex32(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// Printable ASCII in quotes, anything else as hex bytes.
+    static func show(_ bytes: ByteString) -> String {
+        if bytes.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return "'" + String(decoding: bytes.bytes, as: UTF8.self) + "'" }
+        return bytes.bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+    }
+}

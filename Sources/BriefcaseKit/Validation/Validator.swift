@@ -1,0 +1,294 @@
+import Foundation
+
+/// How `Validator` reads and judges its input.
+public struct ValidationOptions: Sendable {
+    /// The code page of 8-bit strings; nil: detected (`CodePage.detect`).
+    public var codePage: CodePage?
+    /// Count warnings as errors.
+    public var strict: Bool
+
+    public init(codePage: CodePage? = nil, strict: Bool = false) {
+        self.codePage = codePage
+        self.strict = strict
+    }
+}
+
+/// Checks a briefcase beyond what decoding needs, and reports every problem with its byte offset
+/// and element (Spec/validation.md).
+///
+/// Errors are what Data Abstract cannot read or would read wrongly; warnings are what it tolerates
+/// (padding, stale positions, disagreeing counts it ignores). Decoding stops at the first fatal
+/// problem of the header or the index; a damaged element is reported and the other elements are
+/// still checked, since the index says where each one is.
+///
+/// ```swift
+/// let report = Validator.validate(bytes: try FileIO.read(path), container: .dabriefcase, path: path)
+/// for finding in report.errors { print(finding) }
+/// ```
+public enum Validator {
+    /// At most this many findings of one check in one element; one more finding says how many
+    /// were left out.
+    public static let findingLimit = 20
+
+    /// Validates a `DABRC600` file or a bare `DABIN200` stream held in memory.
+    public static func validate(bytes: [UInt8], container: ContainerFormat, path: String,
+                                options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var run = ValidationRun(options: options)
+        run.addFile(bytes: bytes, container: container, file: nil)
+        return run.finish(path: path, format: container.rawValue)
+    }
+
+    /// Validates a decoded model (a JSON document): every check that does not need the bytes.
+    /// Findings carry no offsets.
+    public static func validate(document: BriefcaseDocument, path: String, format: String = "json",
+                                options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        var run = ValidationRun(options: options)
+        run.addDocument(document)
+        return run.finish(path: path, format: format)
+    }
+
+    /// Validates a folder briefcase: every `*.daBriefcase` table file (findings name the file),
+    /// `Properties.plist`, and duplicate table names across files. Throws only when the folder or
+    /// one of its files cannot be read (`.io`).
+    public static func validateFolder(at path: String, options: ValidationOptions = ValidationOptions()) throws(BriefcaseError) -> ValidationReport {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw BriefcaseError(.io, "cannot list the folder", file: path)
+        }
+        var run = ValidationRun(options: options)
+        let tableFiles = names.sorted().filter {
+            $0.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()) && !$0.hasPrefix(".")
+        }
+        for name in tableFiles {
+            run.addFile(bytes: try FileIO.read(path + "/" + name), container: .dabriefcase, file: name)
+        }
+        let plistPath = path + "/" + Briefcase.propertiesFileName
+        let hasPlist = FileIO.exists(plistPath)
+        if hasPlist {
+            do throws(BriefcaseError) {
+                _ = try PropertiesPlist.decode(try FileIO.read(plistPath))
+            } catch {
+                if error.kind == .io { throw error }
+                run.add(.error, .folder, error.message, offset: error.offset, file: Briefcase.propertiesFileName)
+            }
+        }
+        if tableFiles.isEmpty && !hasPlist {
+            run.add(.warning, .folder, "no table files (*.\(Briefcase.fileExtension)) and no \(Briefcase.propertiesFileName): an empty briefcase")
+        }
+        return run.finish(path: path, format: "folder")
+    }
+
+    /// Findings in reading order: by file (folders), then by offset, findings without an offset first.
+    public static func ordered(_ findings: [Finding]) -> [Finding] {
+        findings.enumerated().sorted { a, b in
+            let fileA = a.element.file ?? "", fileB = b.element.file ?? ""
+            if fileA != fileB { return fileA < fileB }
+            let offsetA = a.element.offset ?? -1, offsetB = b.element.offset ?? -1
+            if offsetA != offsetB { return offsetA < offsetB }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+/// One validation in progress: structural findings are collected while the inputs are decoded;
+/// the model checks run in `finish`, once the code page (for names in messages) is known.
+struct ValidationRun {
+    enum Severity { case error, warning }
+
+    struct Pending {
+        var severity: Severity
+        var check: ValidationCheck
+        /// The message, given the code page of the names it shows.
+        var message: (CodePage) -> String
+        var offset: Int?
+        var element: ByteString?
+        var file: String?
+    }
+
+    /// A decoded element and where it is (nil offsets for a model without bytes).
+    struct Located {
+        var element: Element
+        var file: String?
+        /// The first byte of the element's body.
+        var start: Int?
+    }
+
+    /// An element name as the index (or the model) lists it, for the duplicate check.
+    struct Listed {
+        var kind: ElementKind
+        var name: ByteString
+        var file: String?
+        /// Where its index entry is.
+        var entryOffset: Int?
+    }
+
+    struct CapKey: Hashable {
+        var file: String?
+        var element: ByteString?
+        var check: ValidationCheck
+    }
+
+    let options: ValidationOptions
+    var pending: [Pending] = []
+    var located: [Located] = []
+    var listed: [Listed] = []
+    var properties: [BriefcaseProperty] = []
+    var counts: [CapKey: Int] = [:]
+    /// Set while the model checks run.
+    var codePage: CodePage = .utf8
+
+    init(options: ValidationOptions) {
+        self.options = options
+    }
+
+    mutating func add(_ severity: Severity, _ check: ValidationCheck, _ message: String, offset: Int? = nil,
+                      element: ByteString? = nil, file: String? = nil) {
+        add(severity, check, { _ in message }, offset: offset, element: element, file: file)
+    }
+
+    /// A finding whose message names things in the briefcase's code page (known only at the end).
+    mutating func add(_ severity: Severity, _ check: ValidationCheck, _ message: @escaping (CodePage) -> String, offset: Int? = nil,
+                      element: ByteString? = nil, file: String? = nil) {
+        let key = CapKey(file: file, element: element, check: check)
+        let count = counts[key, default: 0] + 1
+        counts[key] = count
+        guard count <= Validator.findingLimit else { return }
+        pending.append(Pending(severity: severity, check: check, message: message, offset: offset, element: element, file: file))
+    }
+
+    // MARK: inputs
+
+    /// Decodes one `DABRC600` file or `DABIN200` stream, recording what fails on the way.
+    mutating func addFile(bytes: [UInt8], container: ContainerFormat, file: String?) {
+        var streamStart = 0
+        if container == .dabriefcase {
+            let header: BriefcaseFileCodec.Header
+            do throws(BriefcaseError) {
+                header = try BriefcaseFileCodec.readHeader(bytes)
+            } catch {
+                let check: ValidationCheck = error.offset == 8 && error.message.hasPrefix("data offset") ? .dataOffset : .header
+                add(.error, check, error.message, offset: error.offset, file: file)
+                return
+            }
+            properties += header.properties
+            if !header.headerPadding.isEmpty {
+                let end = header.dataOffset - header.headerPadding.count
+                add(.warning, .dataOffset,
+                    "\(header.headerPadding.count) bytes between the end of the properties (\(end)) and the data offset \(header.dataOffset); Data Abstract skips them",
+                    offset: end, file: file)
+            }
+            streamStart = header.dataOffset
+        }
+
+        let index: ElementIndex
+        do throws(BriefcaseError) {
+            index = try ElementIndex.read(bytes, streamStart: streamStart)
+        } catch {
+            let check: ValidationCheck = error.offset == streamStart && error.message.contains("Bin2 signature") ? .header : .index
+            add(.error, check, error.message, offset: error.offset, file: file)
+            return
+        }
+        for entry in index.entries {
+            listed.append(Listed(kind: entry.kind, name: entry.name, file: file, entryOffset: entry.entryOffset))
+        }
+
+        for entry in index.entries {
+            var decoder = Bin2Decoder(bytes: bytes)
+            do throws(BriefcaseError) {
+                let element = try decoder.decodeElement(entry, in: index)
+                located.append(Located(element: element, file: file, start: entry.range.lowerBound))
+            } catch {
+                let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
+                add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
+                if check == .decoding { diagnoseOverrun(entry, index: index, bytes: bytes, file: file) }
+            }
+            for warning in decoder.warnings {
+                let check: ValidationCheck
+                if warning.message.hasPrefix("schema end position") {
+                    check = .schemaEnd
+                } else if warning.message.contains("padding bits") {
+                    check = .maskPadding
+                } else {
+                    check = .decoding
+                }
+                add(.warning, check, warning.message, offset: warning.offset, element: entry.name, file: file)
+            }
+        }
+    }
+
+    /// An element that failed to decode: when its data reads through, past its end, it overlaps what the index places after it (the next element, or the index itself).
+    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, bytes: [UInt8], file: String?) {
+        var reader = ByteReader(bytes: bytes, readerIndex: entry.range.lowerBound, endIndex: bytes.count)
+        var decoder = Bin2Decoder(bytes: bytes)
+        do throws(BriefcaseError) {
+            switch entry.kind {
+            case .table: _ = try decoder.decodeTable(&reader, name: entry.name, positionBase: index.positionBase)
+            case .delta: _ = try decoder.decodeDelta(&reader, name: entry.name)
+            }
+        } catch {
+            return
+        }
+        let boundary = entry.range.upperBound
+        guard reader.readerIndex > boundary else { return }
+        let neighbour = index.entries.first { $0.range.lowerBound == boundary }
+        let end = reader.readerIndex, label = entry.kind.label
+        add(.error, .elementBounds, { codePage in
+            let next = neighbour.map { "\($0.kind.label) '\(codePage.decodeForDisplay($0.name))', which starts there" }
+                ?? "the element index, which starts there"
+            return "the \(label)'s data runs on to offset \(end), past offset \(boundary) into \(next): the elements overlap"
+        }, offset: boundary, element: entry.name, file: file)
+    }
+
+    /// A model without bytes (a JSON document).
+    mutating func addDocument(_ document: BriefcaseDocument) {
+        properties += document.file.properties
+        if !document.file.headerPadding.isEmpty {
+            add(.warning, .dataOffset, "\(document.file.headerPadding.count) bytes between the end of the properties and the data offset; Data Abstract skips them")
+        }
+        for element in document.file.stream.elements {
+            listed.append(Listed(kind: element.kind, name: element.name, file: nil, entryOffset: nil))
+            located.append(Located(element: element, file: nil, start: nil))
+        }
+    }
+
+    // MARK: result
+
+    mutating func finish(path: String, format: String) -> ValidationReport {
+        var reason: String?
+        if let chosen = options.codePage {
+            codePage = chosen
+        } else {
+            let detection = CodePage.detect(in: Bin2Stream(elements: located.map(\.element)), properties: properties)
+            codePage = detection.codePage
+            if !detection.codePage.isUTF8 { reason = detection.reason }
+        }
+
+        checkDuplicateNames()
+        for item in located {
+            switch item.element {
+            case .table(let table): checkTable(table, at: item)
+            case .delta(let delta): checkDelta(delta, at: item)
+            }
+        }
+        for (key, count) in counts where count > Validator.findingLimit {
+            let severity = pending.last { $0.check == key.check && $0.element == key.element && $0.file == key.file }?.severity ?? .error
+            let more = "\(count - Validator.findingLimit) more \(key.check.rawValue) findings in this element are not shown"
+            pending.append(Pending(severity: severity, check: key.check, message: { _ in more },
+                                   offset: nil, element: key.element, file: key.file))
+        }
+
+        var errors: [Finding] = [], warnings: [Finding] = []
+        for item in pending {
+            let finding = Finding(item.check, item.message(codePage), offset: item.offset,
+                                  element: item.element.map(codePage.decodeForDisplay), file: item.file)
+            if item.severity == .error || options.strict { errors.append(finding) } else { warnings.append(finding) }
+        }
+        return ValidationReport(path: path, format: format, encoding: codePage.name, encodingReason: reason,
+                                errors: Validator.ordered(errors), warnings: Validator.ordered(warnings))
+    }
+
+    /// A name for messages.
+    func text(_ bytes: ByteString) -> String { codePage.decodeForDisplay(bytes) }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+
+/// gzip around any single-file format (../shared/cli-contract.md): a trailing `.gz` on INPUT or
+/// OUTPUT means gzip around the format its name gives without the `.gz` (`x.json.gz` is JSON,
+/// `x.daBriefcase.gz` a single-file briefcase). Inputs are also recognised by their first two
+/// bytes (1f 8b), which none of the formats starts with: that is how standard input is read.
+/// `--from` / `--to` name the format inside; gzip is still decided by the name (or content).
+enum GzipInput {
+    /// The bytes of an input, decompressed when it is gzip.
+    struct Bytes {
+        var bytes: [UInt8]
+        var gzipped: Bool
+
+        /// Runs a decoder over the bytes. When they were decompressed, its errors say that their
+        /// offsets are in the decompressed data.
+        func decoding<T, E: Error>(_ decode: ([UInt8]) throws(E) -> T) throws(E) -> T {
+            do {
+                return try decode(bytes)
+            } catch {
+                guard gzipped, var located = error as? BriefcaseError, located.offset != nil else { throw error }
+                located.message += " (offset in the decompressed data)"
+                throw (located as any Error) as! E
+            }
+        }
+    }
+
+    /// True when `path` names a gzip file: a `.gz` name, or a file starting with 1f 8b.
+    /// (Standard input cannot be looked at twice: `read` tells for it.)
+    static func isGzipped(_ path: String) -> Bool {
+        if path == "-" { return false }
+        if Gzip.hasSuffix(path) { return true }
+        return (try? Gzip.hasMagic(FileIO.readPrefix(path, count: 2))) ?? false
+    }
+
+    /// The whole input, inflated (streaming, bounded by `Gzip.defaultLimit`) when it is gzip.
+    static func read(_ path: String) throws(BriefcaseError) -> Bytes {
+        if path == "-" {
+            let bytes = try FileIO.read(path)
+            guard Gzip.hasMagic(bytes) else { return Bytes(bytes: bytes, gzipped: false) }
+            do throws(BriefcaseError) {
+                return Bytes(bytes: try Gzip.decompress(bytes), gzipped: true)
+            } catch {
+                throw error.inFile("(standard input)")
+            }
+        }
+        if isGzipped(path) { return Bytes(bytes: try Gzip.readFile(path), gzipped: true) }
+        return Bytes(bytes: try FileIO.read(path), gzipped: false)
+    }
+
+    /// The first `count` bytes of the content of an existing file: decompressed when it is gzip.
+    static func readPrefix(_ path: String, count: Int) throws(BriefcaseError) -> [UInt8] {
+        isGzipped(path) ? try Gzip.readPrefix(path, count: count) : try FileIO.readPrefix(path, count: count)
+    }
+
+    /// A folder briefcase is a directory: there is no gzip of it.
+    static func refuseFolder(_ format: FileFormat, _ path: String) throws {
+        if format == .folder && path != "-" && Gzip.hasSuffix(path) {
+            throw ValidationError("'\(path)': a folder briefcase cannot be gzipped; use a single-file format (e.g. .daBriefcase.gz or .json.gz) or drop the .gz")
+        }
+    }
+}
+
+enum GzipOutput {
+    /// True when `path` asks for gzip (a `.gz` name; never standard output).
+    static func wanted(_ path: String) -> Bool {
+        path != "-" && Gzip.hasSuffix(path)
+    }
+
+    /// `FileIO.writeAtomically`, compressing on the way when `path` ends in `.gz`.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(BriefcaseError) {
+        if wanted(path) {
+            try Gzip.writeFileAtomically(bytes, to: path)
+        } else {
+            try FileIO.writeAtomically(bytes, to: path)
+        }
+    }
+}

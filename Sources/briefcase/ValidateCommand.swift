@@ -1,0 +1,224 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check briefcases: structure, positions, schemas, deltas and values.",
+        discussion: """
+        Checks each PATH (dabriefcase, folder, bin2 or json; a trailing .gz is gzip around it) \
+        beyond what reading it needs: magic and version, the data offset, the element index and \
+        the element bounds, schema-end positions, row descriptors against the schema (count, Name, \
+        DataType), a delta's logged fields against its table, change types, statuses and counts, \
+        UTF-16 text, decimal scales, GUID text, DateTime values, duplicate element names and mask \
+        padding. Spec/validation.md lists every check.
+
+        Errors are what Data Abstract cannot read, or would read wrongly; warnings are what it \
+        tolerates (padding bytes or bits, a stale schema-end, disagreeing change counts). \
+        --strict counts warnings as errors.
+
+        Each finding is one line on standard error: PATH: element 'NAME': offset N: error|warning: \
+        message. Standard output gets one summary line per PATH, or with --json an array with one \
+        object per PATH: path, format, valid, encoding, errors and warnings (each finding: message, \
+        check, and offset, element and file where they apply).
+
+        Exit status: 0 every PATH is valid; 1 at least one is not; 2 usage error, missing file or \
+        I/O error.
+
+        Examples:
+          briefcase validate Orders.daBriefcase
+          briefcase validate Orders.daBriefcase Backup.briefcase Orders.json --json
+          briefcase validate Orders.daBriefcase --strict
+          briefcase validate - --from bin2 < payload.bin2
+        """
+    )
+
+    @Argument(help: "The briefcases to check (.daBriefcase, .briefcase folder, .bin2, .json; - for standard input).")
+    var paths: [String]
+
+    @Flag(help: "Print a JSON array with one report per PATH.")
+    var json = false
+
+    @Flag(help: "Count warnings as errors.")
+    var strict = false
+
+    @Option(help: "Input format of every PATH: dabriefcase, folder, bin2 or json. Default: from the extension or content.")
+    var from: FileFormat?
+
+    @OptionGroup var encodingOption: EncodingOption
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("name at least one PATH to check") }
+        if paths.contains("-") && from == nil { throw ValidationError("reading standard input needs --from") }
+        if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        if from == .snapshot { throw ValidationError("validate checks dabriefcase, folder, bin2 and json inputs, not snapshot documents") }
+    }
+
+    func run() throws {
+        let options = ValidationOptions(codePage: encodingOption.codePage, strict: strict)
+        var reports: [ValidationReport] = []
+        var unchecked: Set<Int> = []   // indices of reports for paths that could not be read
+        var status: Int32 = 0
+        for path in paths {
+            do {
+                let report = try Self.check(path, format: from, options: options)
+                if let reason = report.encodingReason, let encoding = report.encoding {
+                    Console.note("\(path): 8-bit strings read as \(encoding): \(reason) (override with --encoding)")
+                }
+                Self.printFindings(report)
+                if !report.valid { status = max(status, 1) }
+                reports.append(report)
+            } catch let error as BriefcaseError {
+                // Missing file, unreadable file, an input we will not check: reported, exit 2.
+                let located = error.file == nil ? error.inFile(path) : error
+                Console.error(located.description)
+                status = 2
+                unchecked.insert(reports.count)
+                reports.append(ValidationReport(path: path, format: from?.rawValue ?? Self.formatFromName(path)?.rawValue ?? "",
+                                                errors: [Finding(.input, located.message, offset: located.offset, element: located.element)]))
+            }
+        }
+        if json {
+            var writer = JSONWriter(sink: StandardOutputSink())
+            Self.writeJSON(reports, &writer)
+            try writer.flush()
+        } else {
+            for (i, report) in reports.enumerated() {
+                print(unchecked.contains(i) ? "\(report.path): not checked: \(report.errors.first?.message ?? "cannot be read")" : Self.summary(report))
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    // MARK: checking one path
+
+    /// The report for one PATH. Throws a `BriefcaseError` for what is not a property of the input:
+    /// a missing or unreadable file (`.io`), a format validate does not check.
+    static func check(_ path: String, format explicit: FileFormat?, options: ValidationOptions) throws -> ValidationReport {
+        if path != "-" && !FileIO.exists(path) {
+            throw BriefcaseError(.io, "no such file or folder", file: path)
+        }
+        var format = explicit ?? formatFromName(path)
+        if format == nil && path != "-" && !Gzip.hasSuffix(path) && isDirectory(path) { format = .folder }
+        if format == .folder {
+            guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
+            return try Validator.validateFolder(at: path, options: options)
+        }
+        if format == .snapshot {
+            throw BriefcaseError(.io, "validate checks dabriefcase, folder, bin2 and json inputs, not snapshot documents", file: path)
+        }
+
+        let bytes: [UInt8]
+        do throws(BriefcaseError) {
+            bytes = try GzipInput.read(path).bytes
+        } catch {
+            if error.kind == .io { throw error }
+            // A damaged gzip wrapper: the input is invalid.
+            return ValidationReport.failure(path: path, format: format?.rawValue ?? "", check: .input, error: error)
+        }
+        if format == nil { format = sniff(bytes) }
+        switch format {
+        case .dabriefcase?, .bin2?:
+            return Validator.validate(bytes: bytes, container: format!.container!, path: path, options: options)
+        case .json?:
+            let document: BriefcaseDocument
+            do throws(BriefcaseError) {
+                document = try JSONDocumentDecoder().decode(bytes)
+            } catch {
+                return ValidationReport.failure(path: path, format: "json", check: .jsonDocument, error: error)
+            }
+            return Validator.validate(document: document, path: path, format: "json", options: options)
+        default:
+            return ValidationReport(path: path, format: "", errors: [Finding(.input,
+                "not a briefcase: the content is neither a DABRC600 file, a DABIN200 stream nor a JSON document (name the format with --from)",
+                offset: 0)])
+        }
+    }
+
+    /// The format a path's name says (a trailing .gz looked through).
+    static func formatFromName(_ path: String) -> FileFormat? {
+        FileFormat.fromExtension(Gzip.hasSuffix(path) ? Gzip.removingSuffix(path) : path)
+    }
+
+    static func sniff(_ bytes: [UInt8]) -> FileFormat? {
+        if bytes.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
+        if bytes.starts(with: Array("DABIN200".utf8)) { return .bin2 }
+        if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
+        return nil
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    // MARK: output
+
+    /// `PATH: element 'X': offset N: error: message`, one line per finding, on standard error.
+    static func printFindings(_ report: ValidationReport) {
+        var text = ""
+        for (severity, findings) in [("error", report.errors), ("warning", report.warnings)] {
+            for finding in findings { text += line(report.path, finding, severity) + "\n" }
+        }
+        writeStandardError(text)
+    }
+
+    static func line(_ path: String, _ finding: Finding, _ severity: String) -> String {
+        var parts = [finding.file.map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 } ?? path]
+        if let element = finding.element { parts.append("element '\(element)'") }
+        if let offset = finding.offset { parts.append("offset \(offset)") }
+        parts.append(severity)
+        parts.append(finding.message)
+        return parts.joined(separator: ": ")
+    }
+
+    static func summary(_ report: ValidationReport) -> String {
+        func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var format = report.format.isEmpty ? "" : " \(report.format)"
+        if report.format != "folder" && GzipInput.isGzipped(report.path) { format += " (gzip; offsets are in the decompressed data)" }
+        return "\(report.path): \(report.valid ? "valid" : "INVALID")\(format), \(count(report.errors.count, "error")), \(count(report.warnings.count, "warning"))"
+    }
+
+    static func writeJSON<S: ByteSink>(_ reports: [ValidationReport], _ w: inout JSONWriter<S>) {
+        w.writeRaw("[")
+        for (i, report) in reports.enumerated() {
+            w.writeRaw(i == 0 ? "\n  {\"path\": " : ",\n  {\"path\": ")
+            w.writeString(report.path)
+            w.writeRaw(", \"format\": "); w.writeString(report.format)
+            w.writeRaw(", \"valid\": "); w.writeBool(report.valid)
+            w.writeRaw(", \"encoding\": ")
+            if let encoding = report.encoding { w.writeString(encoding) } else { w.writeNull() }
+            for (key, findings) in [("errors", report.errors), ("warnings", report.warnings)] {
+                w.writeRaw(", \""); w.writeRaw(key); w.writeRaw("\": [")
+                for (k, finding) in findings.enumerated() {
+                    w.writeRaw(k == 0 ? "\n    {\"message\": " : ",\n    {\"message\": ")
+                    w.writeString(finding.message)
+                    w.writeRaw(", \"check\": "); w.writeString(finding.check.rawValue)
+                    if let offset = finding.offset { w.writeRaw(", \"offset\": "); w.writeInt(Int64(offset)) }
+                    if let element = finding.element { w.writeRaw(", \"element\": "); w.writeString(element) }
+                    if let file = finding.file { w.writeRaw(", \"file\": "); w.writeString(file) }
+                    w.writeRaw("}")
+                }
+                w.writeRaw(findings.isEmpty ? "]" : "\n  ]")
+            }
+            w.writeRaw("}")
+        }
+        w.writeRaw(reports.isEmpty ? "]\n" : "\n]\n")
+    }
+
+    static func writeStandardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}
