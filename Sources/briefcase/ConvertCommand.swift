@@ -44,6 +44,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write a snapshot even when it breaks a datastore size limit (with a warning).")
     var ignoreLimits = false
 
+    @Flag(name: .shortAndLong, help: "No progress bar (it only appears for inputs over 8 MB when standard error is a terminal).")
+    var quiet = false
+
     func validate() throws {
         if input == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
         if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
@@ -55,6 +58,9 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let inputFormat = try FileFormat.ofInput(input, explicit: from)
         let outputFormat = try FileFormat.ofOutput(output, explicit: to)
+        let progress = ProgressBar.make(for: input, quiet: quiet)
+        progress?.attachToReads()
+        defer { progress?.finish() }
         let loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
                                           announceEncoding: outputFormat == .json)
         for warning in loaded.warnings { Console.warning("\(input): \(warning)") }
@@ -66,7 +72,8 @@ struct ConvertCommand: ParsableCommand {
             case .json:
                 var atomic = try AtomicOutput(path: output)
                 do {
-                    let sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
+                    var sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
+                    sink.progress = progress
                     var encoder = JSONDocumentEncoder(sink: sink, codePage: loaded.codePage)
                     try encoder.encode(loaded.document)
                     try encoder.writer.sink.finish()

@@ -56,6 +56,9 @@ enum InputLoader {
 struct AtomicOutputSink: ByteSink {
     var output: AtomicOutput
     private var compressor: GzipCompressor?
+    /// Shows the bytes written, when a progress bar is up.
+    var progress: ProgressBar?
+    private var written = 0
 
     init(output: AtomicOutput) {
         self.output = output
@@ -67,6 +70,8 @@ struct AtomicOutputSink: ByteSink {
     }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+        written += bytes.count
+        progress?.update("writing", done: written, total: 0)
         guard let compressor else { return try output.write(bytes) }
         try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
     }

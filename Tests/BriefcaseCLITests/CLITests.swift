@@ -249,3 +249,33 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests {
+    /// Every truncated prefix, and 0x7FFFFFF0 (≥ 2^31−16) written at every offset of a fixture:
+    /// exit 1 with the offset named (or 0 when the damage hit plain data), fast, never a crash.
+    @Test func absurdCountsAndTruncationsThroughTheCLI() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = [UInt8](FileManager.default.contents(atPath: Self.fixtures.appendingPathComponent("gbk.daBriefcase").path)!)
+        var mutants: [[UInt8]] = (0..<bytes.count).map { Array(bytes[0..<$0]) }
+        for offset in 0...(bytes.count - 4) {
+            var mutant = bytes
+            mutant.replaceSubrange(offset..<offset + 4, with: [0xF0, 0xFF, 0xFF, 0x7F])
+            mutants.append(mutant)
+        }
+        let path = dir.appendingPathComponent("m.daBriefcase").path
+        var slowest = 0.0
+        for mutant in mutants {
+            try Data(mutant).write(to: URL(fileURLWithPath: path))
+            let start = Date()
+            let result = try Self.run(["convert", path, "-", "--to", "json", "--encoding", "gbk"])
+            slowest = max(slowest, Date().timeIntervalSince(start))
+            #expect(result.status == 0 || result.status == 1, "exit \(result.status): \(result.stderr)")
+            if result.status == 1 {
+                #expect(result.stderr.contains("m.daBriefcase"))
+                #expect(result.stderr.contains("offset"), "\(result.stderr)")
+            }
+        }
+        #expect(slowest < 1.0, "slowest run took \(slowest) s")
+    }
+}

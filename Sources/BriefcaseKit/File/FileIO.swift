@@ -6,6 +6,10 @@ import Darwin
 
 /// Whole-file reads and crash-safe writes.
 public enum FileIO {
+    /// Called while `read` runs, with bytes read so far and the file size (0 when unknown), so a
+    /// command line tool can show progress. Set it from one thread before reading.
+    nonisolated(unsafe) public static var readProgress: ((_ done: Int, _ total: Int) -> Void)?
+
     /// Reads a whole file (or standard input for "-") into one contiguous buffer.
     public static func read(_ path: String) throws(BriefcaseError) -> [UInt8] {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
@@ -19,8 +23,10 @@ public enum FileIO {
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw BriefcaseError(.invalidData, "is a directory", file: path)
         }
+        let total = bytes.capacity
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
+            readProgress?(bytes.count, total)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
