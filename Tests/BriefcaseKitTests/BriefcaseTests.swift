@@ -302,3 +302,22 @@ extension BriefcaseTests {
         #expect([UInt8](FileManager.default.contents(atPath: dir + "/y.daBriefcase")!) == bytes)
     }
 }
+
+extension BriefcaseTests {
+    /// Properties.plist may be a binary property list (written by Apple's tools): it is read too.
+    @Test func binaryPropertiesPlistIsRead() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = dir + "/b.briefcase"
+        let briefcase = Briefcase(newAt: folder, kind: .folder)
+        briefcase.addTable(BriefcaseTable(dataset: Table(name: "T", fields: [FieldDescriptor(name: "ID", type: .integer)], rows: [])))
+        try briefcase.write()
+        let binary = try PropertyListSerialization.data(fromPropertyList: ["Version": "7", "Owner": "Zoë"], format: .binary, options: 0)
+        #expect(binary.starts(with: Array("bplist".utf8)))
+        try binary.write(to: URL(fileURLWithPath: folder + "/Properties.plist"))
+        let reopened = try Briefcase.openFolder(folder)
+        #expect(reopened.properties.map { $0.name.utf8String } == ["Owner", "Version"]) // sorted: binary plists have no order
+        #expect(reopened.property("Owner") == "Zoë")
+        #expect(reopened.property("Version") == "7")
+    }
+}
