@@ -33,6 +33,12 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
     }
 
     public var description: String {
+        Self.describe(message, file: file, element: element, offset: offset)
+    }
+
+    /// `file: element 'Orders': offset 1234: message`, leaving out what is nil: the one-line form
+    /// of every problem report (errors, warnings, validation findings).
+    public static func describe(_ message: String, file: String?, element: String?, offset: Int?) -> String {
         var parts: [String] = []
         if let file { parts.append(file) }
         if let element { parts.append("element '\(element)'") }

@@ -63,12 +63,7 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
 
     /// `element 'Orders': offset 1234: message` (the file, when set, comes first).
     public var description: String {
-        var parts: [String] = []
-        if let file { parts.append(file) }
-        if let element { parts.append("element '\(element)'") }
-        if let offset { parts.append("offset \(offset)") }
-        parts.append(message)
-        return parts.joined(separator: ": ")
+        BriefcaseError.describe(message, file: file, element: element, offset: offset)
     }
 }
 
