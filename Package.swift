@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
         // The Dropbox Datastore data model and JSON wire format (snapshots, deltas, sizes).
         .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
+        // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
+        .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
@@ -21,21 +23,25 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["BriefcaseJSON"]),
+        .target(name: "BriefcaseDatastore", dependencies: ["BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "BriefcaseKit", "BriefcaseJSON", "CSystemShims",
+                "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
+        // Benchmarks: `swift run -c release briefcase-bench --size 100MB` (README, "Benchmarks").
+        .executableTarget(name: "briefcase-bench", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "BriefcaseJSON"]),
+        .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]
 )

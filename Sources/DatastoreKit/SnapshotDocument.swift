@@ -101,7 +101,13 @@ public struct SnapshotDocument: Equatable, Sendable {
     static func checkSequence(_ delta: DatastoreDelta, position: Int, snapshotRev: Int, at path: JSONPath)
         throws(DatastoreError)
     {
-        let expected = snapshotRev + position
+        // (A document at revision Int.max can hold only one delta: the next would be beyond it.)
+        let (expected, overflow) = snapshotRev.addingReportingOverflow(position)
+        guard !overflow else {
+            throw DatastoreError(.revisionMismatch,
+                "a delta after revision \(Int.max) is impossible (the previous delta ends there)",
+                at: path.appending(key: "rev"))
+        }
         guard delta.rev == expected else {
             let why = position == 0
                 ? "the first delta must be at the snapshot's revision \(snapshotRev)"

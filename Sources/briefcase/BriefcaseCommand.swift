@@ -10,8 +10,9 @@ struct BriefcaseCommand: ParsableCommand {
         a .briefcase folder, or a bare Bin2 stream.
 
         Formats: dabriefcase, folder (a .briefcase directory), bin2, json (this tool's lossless JSON \
-        document; see Spec/json-format.md).
-        Formats are recognised by extension (.daBriefcase, .briefcase, .bin2, .json), a directory, or content; --from and \
+        document; see Spec/json-format.md), snapshot (a Dropbox Datastore snapshot document; see \
+        Spec/datastore-mapping.md).
+        Formats are recognised by extension (.daBriefcase, .briefcase, .bin2, .json, .snapshot.json), a directory, or content; --from and \
         --to always win.
 
         Exit status: 0 success, 1 invalid input or refused conversion, 2 usage, missing file or I/O error.

@@ -15,12 +15,19 @@ struct ConvertCommand: ParsableCommand {
         so a failed conversion leaves nothing behind. An existing OUTPUT is only replaced with --force. \
         Use - for standard input or output, with --from / --to.
 
+        dabriefcase → snapshot → dabriefcase is byte for byte too: the rows and pending changes \
+        become datastore records and deltas, everything else travels in the document's "briefcase" \
+        member (Spec/datastore-mapping.md). A snapshot that breaks a datastore size limit is \
+        refused unless --ignore-limits is given.
+
         Examples:
           briefcase convert Orders.daBriefcase Orders.json
           briefcase convert Orders.json Orders.daBriefcase --force
           briefcase convert Orders.daBriefcase Orders.bin2
           briefcase convert Orders.daBriefcase - --to json
           briefcase convert Orders.daBriefcase Orders.json.gz      (gzip: a trailing .gz, in or out)
+          briefcase convert Orders.daBriefcase Orders.snapshot.json
+          briefcase convert Orders.snapshot.json Orders.daBriefcase
         """
     )
 
@@ -87,7 +94,7 @@ struct ConvertCommand: ParsableCommand {
                 guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
                 try FolderOutput.write(loaded.document, to: output, codePage: loaded.codePage)
             case .snapshot:
-                throw BriefcaseError(.io, "the \(outputFormat.rawValue) format is not supported yet", file: output)
+                try SnapshotOutput.write(loaded, to: output, ignoreLimits: ignoreLimits, progress: progress)
             }
         } catch let error as BriefcaseError {
             throw error.file == nil ? error.inFile(output) : error

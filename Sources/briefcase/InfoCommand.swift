@@ -16,7 +16,7 @@ struct InfoCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The briefcase (.daBriefcase, .bin2 or .json).")
+    @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json or .snapshot.json).")
     var path: String
 
     @Flag(help: "Print one JSON object: format, encoding, properties, tables.")

@@ -33,7 +33,7 @@ enum InputLoader {
                 }
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: briefcase.codePage, warnings: [])
             case .snapshot:
-                throw BriefcaseError(.io, "the \(format.rawValue) format is not supported yet", file: path)
+                return try SnapshotInput.load(path)
             }
         } catch let error as BriefcaseError {
             throw error.file == nil ? error.inFile(path) : error

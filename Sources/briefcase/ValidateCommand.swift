@@ -1,4 +1,5 @@
 import ArgumentParser
+import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ struct ValidateCommand: ParsableCommand {
         the element bounds, schema-end positions, row descriptors against the schema (count, Name, \
         DataType), a delta's logged fields against its table, change types, statuses and counts, \
         UTF-16 text, decimal scales, GUID text, DateTime values, duplicate element names and mask \
-        padding. Spec/validation.md lists every check.
+        padding. Spec/validation.md lists every check. A snapshot document (.snapshot.json) is         checked as a datastore (ids, value encodings, the delta sequence, deltas that apply, size         limits) and then as the briefcase it maps to (Spec/datastore-mapping.md).
 
         Errors are what Data Abstract cannot read, or would read wrongly; warnings are what it \
         tolerates (padding bytes or bits, a stale schema-end, disagreeing change counts). \
@@ -46,7 +47,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Count warnings as errors.")
     var strict = false
 
-    @Option(help: "Input format of every PATH: dabriefcase, folder, bin2 or json. Default: from the extension or content.")
+    @Option(help: "Input format of every PATH: dabriefcase, folder, bin2, json or snapshot. Default: from the extension or content.")
     var from: FileFormat?
 
     @OptionGroup var encodingOption: EncodingOption
@@ -55,7 +56,6 @@ struct ValidateCommand: ParsableCommand {
         if paths.isEmpty { throw ValidationError("name at least one PATH to check") }
         if paths.contains("-") && from == nil { throw ValidationError("reading standard input needs --from") }
         if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-        if from == .snapshot { throw ValidationError("validate checks dabriefcase, folder, bin2 and json inputs, not snapshot documents") }
     }
 
     func run() throws {
@@ -108,10 +108,6 @@ struct ValidateCommand: ParsableCommand {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
             return try Validator.validateFolder(at: path, options: options)
         }
-        if format == .snapshot {
-            throw BriefcaseError(.io, "validate checks dabriefcase, folder, bin2 and json inputs, not snapshot documents", file: path)
-        }
-
         let bytes: [UInt8]
         do throws(BriefcaseError) {
             bytes = try GzipInput.read(path).bytes
@@ -124,6 +120,8 @@ struct ValidateCommand: ParsableCommand {
         switch format {
         case .dabriefcase?, .bin2?:
             return Validator.validate(bytes: bytes, container: format!.container!, path: path, options: options)
+        case .snapshot?:
+            return SnapshotValidation.validate(bytes: bytes, path: path, options: options)
         case .json?:
             let document: BriefcaseDocument
             do throws(BriefcaseError) {

@@ -128,16 +128,20 @@ struct ValueReader {
         }
         let types = delta.loggedFields.map(\.type)
         for changeNode in try object.member("changes").array() {
-            let change = try changeNode.object()
-            delta.changes.append(DeltaChange(
-                type: ChangeType(rawValue: try code(change.member("type"), names: ChangeType.names)),
-                recordID: try change.member("recordID").int(Int32.self),
-                status: ChangeStatus(rawValue: try code(change.member("status"), names: ChangeStatus.names)),
-                message: try ansi(change.member("message")),
-                oldValues: try values(change.member("old"), types),
-                newValues: try values(change.member("new"), types)))
+            delta.changes.append(try self.change(changeNode.object(), types: types))
         }
         return delta
+    }
+
+    /// One change object (`type`, `recordID`, `status`, `message`, `old`, `new`).
+    func change(_ change: ObjectNode, types: [DataType]) throws(BriefcaseError) -> DeltaChange {
+        DeltaChange(
+            type: ChangeType(rawValue: try code(change.member("type"), names: ChangeType.names)),
+            recordID: try change.member("recordID").int(Int32.self),
+            status: ChangeStatus(rawValue: try code(change.member("status"), names: ChangeStatus.names)),
+            message: try ansi(change.member("message")),
+            oldValues: try values(change.member("old"), types),
+            newValues: try values(change.member("new"), types))
     }
 
     private func code(_ node: Node, names: [String]) throws(BriefcaseError) -> Int32 {
@@ -177,11 +181,13 @@ struct ValueReader {
     }
 
     func values(_ node: Node, _ types: [DataType]) throws(BriefcaseError) -> [Value?] {
-        let items = try node.array(count: types.count)
+        guard case .array(let items) = node.value else { throw node.error("expected an array") }
+        guard items.count == types.count else { throw node.error("expected \(types.count) items, found \(items.count)") }
         var result: [Value?] = []
         result.reserveCapacity(items.count)
-        for (item, type) in zip(items, types) {
-            result.append(item.isNull ? nil : try value(item, type: type))
+        for i in 0..<items.count {
+            if case .null = items[i] { result.append(nil); continue }
+            result.append(try value(Node(items[i], parent: node, index: i), type: types[i]))
         }
         return result
     }

@@ -9,10 +9,13 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     public var writer: JSONWriter<Sink>
     /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values).
     public let codePage: CodePage
+    /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
+    let emitter: JSONValueEmitter
 
     public init(sink: Sink, codePage: CodePage) {
         self.writer = JSONWriter(sink: sink)
         self.codePage = codePage
+        self.emitter = JSONValueEmitter(codePage: codePage)
     }
 
     public static var formatName: String { "briefcase-json" }
@@ -87,7 +90,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         writer.writeRaw("],\n     \"rows\": [")
         let types = table.fields.map(\.type)
         for (r, row) in table.rows.enumerated() {
-            writer.writeRaw(r == 0 ? "\n      " : ",\n      ")
+            if r == 0 { writer.writeRaw("\n      ") } else { writer.writeRaw(",\n      ") }
             do {
                 try writeValues(row, types)
             } catch {
@@ -125,7 +128,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         writer.writeRaw(",\n     \"changes\": [")
         let types = delta.loggedFields.map(\.type)
         for (i, change) in delta.changes.enumerated() {
-            writer.writeRaw(i == 0 ? "\n      {\"type\": " : ",\n      {\"type\": ")
+            if i == 0 { writer.writeRaw("\n      {\"type\": ") } else { writer.writeRaw(",\n      {\"type\": ") }
             writeCode(change.type.rawValue, known: change.type.isKnown, name: change.type.description)
             writer.writeRaw(", \"recordID\": ")
             writer.writeInt(Int64(change.recordID))
@@ -178,28 +181,14 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     /// A positional array; the model must match its columns (as decoded models always do).
     private mutating func writeValues(_ values: [Value?], _ types: [DataType]) throws(BriefcaseError) {
-        guard values.count == types.count else {
-            throw BriefcaseError(.invalidModel, "\(values.count) values for \(types.count) fields")
-        }
-        writer.writeRaw("[")
-        for (i, value) in values.enumerated() {
-            if i > 0 { writer.writeRaw(", ") }
-            guard let value else { writer.writeNull(); continue }
-            guard let storage = types[i].storage, value.fits(storage) else {
-                throw BriefcaseError(.invalidModel, "value \(value) does not fit a \(types[i].name) field")
-            }
-            writeValue(value, type: types[i])
-        }
-        writer.writeRaw("]")
+        try emitter.writeValues(values, types, to: &writer.buffer)
+        writer.drainIfFull()
     }
 
     /// An 8-bit string: text when the code page maps it reversibly, else `{"bytes": base64}`.
     mutating func writeAnsi(_ string: ByteString) {
-        if let text = codePage.decodeReversibly(string) {
-            writer.writeString(text)
-        } else {
-            writeBytesObject("bytes", string)
-        }
+        emitter.writeAnsi(string, to: &writer.buffer)
+        writer.drainIfFull()
     }
 
     private mutating func writeBytesObject(_ key: StaticString, _ bytes: ByteString) {
@@ -211,49 +200,8 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     }
 
     mutating func writeValue(_ value: Value, type: DataType) {
-        switch value {
-        case .ansiString(let s): writeAnsi(s)
-        case .wideString(let s):
-            if let text = WideText.decode(s) { writer.writeString(text) } else { writeBytesObject("utf16le", s) }
-        case .blob(let s): writer.writeString(Base64.encode(s.bytes))
-        case .guid(let s):
-            if s.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                writer.writeString(String(decoding: s.bytes, as: UTF8.self))
-            } else {
-                writeBytesObject("bytes", s)
-            }
-        case .integer(let i): writer.writeInt(i)
-        case .largeUInt(let u): writer.writeUInt(u)
-        case .boolean(let b):
-            switch b {
-            case 0: writer.writeBool(false)
-            case 1: writer.writeBool(true)
-            default:
-                writer.writeRaw("{\"byte\": ")
-                writer.writeInt(Int64(b))
-                writer.writeRaw("}")
-            }
-        case .currency(let c): writer.writeString(c.description)
-        case .decimal(let d):
-            if d.isTextReversible {
-                writer.writeString(d.description)
-            } else {
-                var raw = ByteWriter()
-                raw.writeInteger(d.low); raw.writeInteger(d.mid); raw.writeInteger(d.high); raw.writeInteger(d.flags)
-                writeBytesObject("decimalBytes", ByteString(raw.bytes))
-            }
-        case .float(let f): writeDouble(f)
-        case .singleFloat(let f):
-            if f.isFinite { writer.writeFloat(f) } else { writer.writeString(FloatText.special(f)) }
-        case .dateTime(let d):
-            if let iso = d.isoText, OLEDateTime(isoText: iso) == d {
-                writer.writeString(iso)
-            } else {
-                writer.writeRaw("{\"oleDate\": ")
-                writeDouble(d.value)
-                writer.writeRaw("}")
-            }
-        }
+        emitter.writeValue(value, type: type, to: &writer.buffer)
+        writer.drainIfFull()
     }
 
     private mutating func writeDouble(_ value: Double) {

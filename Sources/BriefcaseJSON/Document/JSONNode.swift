@@ -3,11 +3,37 @@ import BriefcaseKit
 /// A JSON value with its path (`$.elements[2].rows[5][1]`), for error messages.
 struct Node {
     let value: JSONValue
-    let path: String
+    /// The path is `base` followed by up to two item indices (`-1`: none): documents have
+    /// millions of rows and values and (almost always) no errors, so an item's path is only
+    /// spelled out when a message needs it.
+    private let base: String
+    private let first: Int
+    private let second: Int
+
+    var path: String {
+        var path = base
+        if first >= 0 { path += "[\(first)]" }
+        if second >= 0 { path += "[\(second)]" }
+        return path
+    }
 
     init(_ value: JSONValue, _ path: String) {
         self.value = value
-        self.path = path
+        self.base = path
+        self.first = -1
+        self.second = -1
+    }
+
+    /// Item `index` of the array `parent`.
+    init(_ value: JSONValue, parent: Node, index: Int) {
+        self.value = value
+        if parent.first < 0 {
+            (base, first, second) = (parent.base, index, -1)
+        } else if parent.second < 0 {
+            (base, first, second) = (parent.base, parent.first, index)
+        } else {
+            (base, first, second) = (parent.path, index, -1)
+        }
     }
 
     func error(_ message: String) -> BriefcaseError {
@@ -23,7 +49,7 @@ struct Node {
 
     func array() throws(BriefcaseError) -> [Node] {
         guard case .array(let items) = value else { throw error("expected an array") }
-        return items.enumerated().map { Node($0.element, "\(path)[\($0.offset)]") }
+        return items.enumerated().map { Node($0.element, parent: self, index: $0.offset) }
     }
 
     func array(count: Int) throws(BriefcaseError) -> [Node] {

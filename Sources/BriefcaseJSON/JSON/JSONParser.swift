@@ -81,10 +81,16 @@ private struct Parser {
     }
 
     /// An open container on the explicit stack.
+    /// Items of open containers wait on two shared stacks; a container that closes takes its
+    /// items from the top of its stack into an array of exactly their number (one allocation
+    /// per container, where appending to its own array grew it several times).
+    var elementStack: [JSONValue] = []
+    var memberStack: [(key: String, value: JSONValue)] = []
+
     struct Frame {
         var isObject: Bool
-        var elements: [JSONValue] = []
-        var members: [(key: String, value: JSONValue)] = []
+        /// Where the container's items start on `elementStack` / `memberStack`.
+        var start = 0
         /// Key of the member whose value is being parsed (objects only).
         var key: String = ""
     }
@@ -138,7 +144,7 @@ private struct Parser {
                     i &+= 1
                     value = .array([])
                 } else {
-                    frames.append(Frame(isObject: false))
+                    frames.append(Frame(isObject: false, start: elementStack.count))
                     continue nextValue
                 }
             case UInt8(ascii: "{"):
@@ -150,7 +156,7 @@ private struct Parser {
                     value = .object(JSONObject())
                 } else {
                     let key = try parseKey()
-                    frames.append(Frame(isObject: true, key: key))
+                    frames.append(Frame(isObject: true, start: memberStack.count, key: key))
                     continue nextValue
                 }
             case quote:
@@ -184,27 +190,31 @@ private struct Parser {
                 if frames[top].isObject {
                     let key = frames[top].key
                     if byte == UInt8(ascii: ",") {
-                        frames[top].members.append((key: key, value: value))
+                        memberStack.append((key: key, value: value))
                         i &+= 1
                         skipWhitespace()
                         frames[top].key = try parseKey()
                         continue nextValue
                     } else if byte == UInt8(ascii: "}") {
                         i &+= 1
-                        frames[top].members.append((key: key, value: value))
-                        value = .object(JSONObject(frames.removeLast().members))
+                        memberStack.append((key: key, value: value))
+                        let start = frames.removeLast().start
+                        value = .object(JSONObject(Array(memberStack[start...])))
+                        memberStack.removeSubrange(start...)
                     } else {
                         throw unexpectedByte("',' or '}'", at: i)
                     }
                 } else {
                     if byte == UInt8(ascii: ",") {
-                        frames[top].elements.append(value)
+                        elementStack.append(value)
                         i &+= 1
                         continue nextValue
                     } else if byte == UInt8(ascii: "]") {
                         i &+= 1
-                        frames[top].elements.append(value)
-                        value = .array(frames.removeLast().elements)
+                        elementStack.append(value)
+                        let start = frames.removeLast().start
+                        value = .array(Array(elementStack[start...]))
+                        elementStack.removeSubrange(start...)
                     } else {
                         throw unexpectedByte("',' or ']'", at: i)
                     }

@@ -2,31 +2,158 @@ extension Bin2Decoder {
     /// Decodes a dataset element body (schema flag … last row).
     mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> Table {
         let head = try decodeTableHead(&reader, name: name, positionBase: positionBase)
-        let fields = head.fields, fieldCount = fields.count, rowCount = head.rowCount
+        let fields = head.fields, rowCount = head.rowCount
+        let storages = fields.map(\.type.storage)
         var rows: [Row] = []
         rows.reserveCapacity(rowCount)
-        for rowIndex in 0..<rowCount {
-            let mask = try readMask(&reader, count: fieldCount, "NULL mask of row \(rowIndex)", element: name)
-            var row: Row = []
-            row.reserveCapacity(fieldCount)
-            for (column, field) in fields.enumerated() {
-                if Self.bit(mask, column) {
-                    row.append(nil)
-                } else {
-                    do throws(BriefcaseError) {
-                        row.append(try Self.readValue(&reader, type: field.type))
-                    } catch {
-                        var located = error
-                        located.message = "row \(rowIndex), field '\(field.name)': " + error.message
-                        throw located
-                    }
+        var rowIndex = 0
+        while rowIndex < rowCount {
+            // As many rows as decode cleanly, straight from the buffer; a row that does not (a
+            // value past the end, a bad length, an unknown type, set padding bits) is decoded
+            // again by the checking reader below, which throws or warns exactly as it always did.
+            let position = reader.bytes.withUnsafeBufferPointer { buffer in
+                var position = reader.readerIndex - reader.base
+                let end = reader.endIndex - reader.base
+                while rowIndex < rowCount,
+                      let row = Self.fastRow(buffer, reader.bytes, position: &position, end: end, storages: storages) {
+                    rows.append(row)
+                    rowIndex += 1
                 }
+                return position
             }
-            rows.append(row)
+            reader.readerIndex = position + reader.base
+            guard rowIndex < rowCount else { break }
+            rows.append(try decodeRow(&reader, rowIndex: rowIndex, fields: fields, name: name))
+            rowIndex += 1
         }
         var table = head.table
         table.rows = rows
         return table
+    }
+
+    /// One row, every read checked (errors name the row, the field and the offset).
+    private mutating func decodeRow(_ reader: inout ByteReader, rowIndex: Int, fields: [FieldDescriptor], name: ByteString) throws(BriefcaseError) -> Row {
+        let mask = try readMask(&reader, count: fields.count, "NULL mask of row \(rowIndex)", element: name)
+        var row: Row = []
+        row.reserveCapacity(fields.count)
+        for (column, field) in fields.enumerated() {
+            if Self.bit(mask, column) {
+                row.append(nil)
+            } else {
+                do throws(BriefcaseError) {
+                    row.append(try Self.readValue(&reader, type: field.type))
+                } catch {
+                    var located = error
+                    located.message = "row \(rowIndex), field '\(field.name)': " + error.message
+                    throw located
+                }
+            }
+        }
+        return row
+    }
+
+    /// Decodes the row at `position` (an index into `array`, whose storage `buffer` is) without
+    /// building error messages, or returns nil — leaving `position` alone — when anything about
+    /// it is not plainly valid: then the checking reader decodes it and says what is wrong.
+    /// Values are slices of `array`, as `readValue` makes them.
+    @inline(__always)
+    static func fastRow(_ buffer: UnsafeBufferPointer<UInt8>, _ array: [UInt8], position: inout Int, end: Int,
+                        storages: [ValueStorage?]) -> Row? {
+        let fieldCount = storages.count
+        let maskSize = (fieldCount + 7) >> 3
+        guard let base = buffer.baseAddress, position >= 0, end <= buffer.count, end - position >= maskSize else { return nil }
+        let mask = base + position
+        if fieldCount & 7 != 0, mask[maskSize - 1] >> UInt8(fieldCount & 7) != 0 { return nil } // padding bits: warn
+        var p = position + maskSize
+        @inline(__always) func load<T: FixedWidthInteger>(_: T.Type) -> T? {
+            guard end &- p >= MemoryLayout<T>.size else { return nil }
+            let value = T(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: T.self))
+            p &+= MemoryLayout<T>.size
+            return value
+        }
+        @inline(__always) func bytes(_ count: Int) -> ByteString? {
+            guard count >= 0, end &- p >= count else { return nil }
+            let slice = ByteString(array[p ..< p &+ count])
+            p &+= count
+            return slice
+        }
+        @inline(__always) func lengthPrefixed() -> ByteString? {
+            guard let length = load(Int32.self) else { return nil }
+            return bytes(Int(length))
+        }
+        var row: Row = []
+        row.reserveCapacity(fieldCount)
+        for column in 0..<fieldCount {
+            if mask[column &>> 3] & (1 &<< UInt8(truncatingIfNeeded: column & 7)) != 0 {
+                row.append(nil)
+                continue
+            }
+            switch storages[column] {
+            case .ansiString?:
+                guard let string = lengthPrefixed() else { return nil }
+                row.append(.ansiString(string))
+            case .wideString?:
+                guard let string = lengthPrefixed() else { return nil }
+                row.append(.wideString(string))
+            case .blob?:
+                guard let string = lengthPrefixed() else { return nil }
+                row.append(.blob(string))
+            case .guid?:
+                guard let string = bytes(36) else { return nil }
+                row.append(.guid(string))
+            case .int32?:
+                guard let x = load(Int32.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .int64?:
+                guard let x = load(Int64.self) else { return nil }
+                row.append(.integer(x))
+            case .dateTime?:
+                guard let x = load(UInt64.self) else { return nil }
+                row.append(.dateTime(OLEDateTime(Double(bitPattern: x))))
+            case .float64?:
+                guard let x = load(UInt64.self) else { return nil }
+                row.append(.float(Double(bitPattern: x)))
+            case .float32?:
+                guard let x = load(UInt32.self) else { return nil }
+                row.append(.singleFloat(Float(bitPattern: x)))
+            case .currency?:
+                guard let x = load(Int64.self) else { return nil }
+                row.append(.currency(Currency(scaled: x)))
+            case .int8?:
+                guard let x = load(Int8.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .int16?:
+                guard let x = load(Int16.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .uint8?:
+                guard let x = load(UInt8.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .uint16?:
+                guard let x = load(UInt16.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .uint32?:
+                guard let x = load(UInt32.self) else { return nil }
+                row.append(.integer(Int64(x)))
+            case .uint64?:
+                guard let x = load(UInt64.self) else { return nil }
+                row.append(.largeUInt(x))
+            case .boolean?:
+                guard let x = load(UInt8.self) else { return nil }
+                row.append(.boolean(x))
+            case .decimal?:
+                guard end &- p >= 16 else { return nil }
+                let raw = UnsafeRawPointer(base + p)
+                row.append(.decimal(Decimal96(low: UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)),
+                                              mid: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                                              high: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+                                              flags: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))))
+                p &+= 16
+            case nil:
+                return nil
+            }
+        }
+        position = p
+        return row
     }
 
     /// Decodes a dataset element up to its first row: schema, field descriptors and row count

@@ -64,12 +64,12 @@ public struct Bin2Decoder {
 
 extension Bin2Decoder {
     /// Reads a bitmask of `count` bits; warns when padding bits of the last byte are set.
-    mutating func readMask(_ reader: inout ByteReader, count: Int, _ what: String, element: ByteString) throws(BriefcaseError) -> ArraySlice<UInt8> {
+    mutating func readMask(_ reader: inout ByteReader, count: Int, _ what: @autoclosure () -> String, element: ByteString) throws(BriefcaseError) -> ArraySlice<UInt8> {
         let size = (count + 7) / 8
         let start = reader.readerIndex
-        let mask = try reader.readBytes(size, what)
+        let mask = try reader.readBytes(size, what())
         if count % 8 != 0, let last = mask.last, last >> (count % 8) != 0 {
-            warn("\(what) has padding bits set (\(String(last, radix: 16)))", at: start + size - 1, element)
+            warn("\(what()) has padding bits set (\(String(last, radix: 16)))", at: start + size - 1, element)
         }
         return mask
     }

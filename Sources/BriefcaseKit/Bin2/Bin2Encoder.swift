@@ -61,6 +61,11 @@ public enum Bin2Encoder {
         let maskSize = (table.fields.count + 7) / 8
         var mask = [UInt8](repeating: 0, count: maskSize)
         for (rowIndex, row) in table.rows.enumerated() {
+            // A row whose every value fits its column: sized first, then written in one piece.
+            if let size = rowSize(row, storages: storages, maskSize: maskSize) {
+                writer.append(count: size) { d in writeRow(row, storages: storages, maskSize: maskSize, to: d) }
+                continue
+            }
             guard row.count == table.fields.count else {
                 throw BriefcaseError(.invalidModel, "row \(rowIndex) has \(row.count) values for \(table.fields.count) fields")
             }
@@ -75,6 +80,72 @@ public enum Bin2Encoder {
                     var located = error
                     located.message = "row \(rowIndex), field '\(table.fields[i].name)': " + error.message
                     throw located
+                }
+            }
+        }
+    }
+
+    /// The bytes `row` takes (mask and values), or nil when it has a problem (wrong width, a value
+    /// that does not fit its column, a length beyond Int32): the checking writer reports it.
+    @inline(__always)
+    static func rowSize(_ row: Row, storages: [ValueStorage?], maskSize: Int) -> Int? {
+        guard row.count == storages.count else { return nil }
+        var size = maskSize
+        for i in 0..<row.count {
+            guard let value = row[i] else { continue }
+            guard let storage = storages[i], value.fits(storage) else { return nil }
+            switch value {
+            case .ansiString(let s), .wideString(let s), .blob(let s):
+                guard s.count <= Int(Int32.max) else { return nil }
+                size += 4 + s.count
+            case .guid: size += 36
+            case .decimal: size += 16
+            case .dateTime, .float, .currency, .largeUInt: size += 8
+            case .singleFloat: size += 4
+            case .boolean: size += 1
+            case .integer: size += storage.minimumSize
+            }
+        }
+        return size
+    }
+
+    /// Writes what `rowSize` measured: the NULL mask, then the values, little-endian.
+    @inline(__always)
+    static func writeRow(_ row: Row, storages: [ValueStorage?], maskSize: Int, to d: UnsafeMutableRawPointer) {
+        for i in 0..<row.count where row[i] == nil {
+            d.storeBytes(of: d.load(fromByteOffset: i >> 3, as: UInt8.self) | 1 << UInt8(i & 7), toByteOffset: i >> 3, as: UInt8.self)
+        }
+        var o = maskSize
+        @inline(__always) func put<T: FixedWidthInteger>(_ value: T) {
+            d.storeBytes(of: value.littleEndian, toByteOffset: o, as: T.self)
+            o += MemoryLayout<T>.size
+        }
+        @inline(__always) func put(_ bytes: ByteString) {
+            bytes.bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { (d + o).copyMemory(from: base, byteCount: source.count) }
+            }
+            o += bytes.count
+        }
+        for i in 0..<row.count {
+            guard let value = row[i] else { continue }
+            switch value {
+            case .ansiString(let s), .wideString(let s), .blob(let s):
+                put(Int32(truncatingIfNeeded: s.count))
+                put(s)
+            case .guid(let s): put(s)
+            case .dateTime(let x): put(x.value.bitPattern)
+            case .float(let x): put(x.bitPattern)
+            case .singleFloat(let x): put(x.bitPattern)
+            case .currency(let x): put(x.scaled)
+            case .largeUInt(let x): put(x)
+            case .boolean(let x): put(x)
+            case .decimal(let x): put(x.low); put(x.mid); put(x.high); put(x.flags)
+            case .integer(let x):
+                switch storages[i] {
+                case .int8?, .uint8?: put(UInt8(truncatingIfNeeded: x))
+                case .int16?, .uint16?: put(UInt16(truncatingIfNeeded: x))
+                case .int32?, .uint32?: put(UInt32(truncatingIfNeeded: x))
+                default: put(x)
                 }
             }
         }

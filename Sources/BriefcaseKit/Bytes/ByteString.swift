@@ -44,6 +44,11 @@ enum UTF8Validation {
         var i = 0
         let n = buffer.count
         while i < n {
+            // ASCII eight bytes at a time.
+            if let base = buffer.baseAddress {
+                while n - i >= 8, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+                if i >= n { break }
+            }
             let b0 = buffer[i]
             if b0 < 0x80 { i += 1; continue }
             let length: Int

@@ -26,6 +26,22 @@ public struct ByteWriter {
         bytes.append(contentsOf: string.bytes)
     }
 
+    /// Appends `count` bytes that `body` writes through a pointer (it must write every one).
+    @inline(__always)
+    mutating func append(count: Int, _ body: (UnsafeMutableRawPointer) -> Void) {
+        let start = bytes.count
+        Self.appendZeros(count, to: &bytes)
+        bytes.withUnsafeMutableBytes { body($0.baseAddress! + start) }
+    }
+
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// `count` zero bytes (copied from a zero buffer: appending a `repeatElement` goes byte by byte).
+    static func appendZeros(_ count: Int, to bytes: inout [UInt8]) {
+        guard count <= zeros.count else { return bytes.append(contentsOf: repeatElement(0, count: count)) }
+        zeros.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    }
+
     /// Overwrites 4 bytes at `offset` (used to patch positions known only later).
     public mutating func setInt32(_ value: Int32, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in

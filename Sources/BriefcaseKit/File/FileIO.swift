@@ -18,7 +18,22 @@ public enum FileIO {
         var info = stat()
         var bytes: [UInt8] = []
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-            bytes.reserveCapacity(Int(info.st_size))
+            // A regular file: read straight into a buffer of its size, not through a chunk that
+            // is then copied (a file that grows meanwhile goes on in chunks below).
+            let size = Int(info.st_size)
+            var failed = false
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                while initialized < size {
+                    readProgress?(initialized, size)
+                    let n = Glibc.read(fd, buffer.baseAddress! + initialized, min(size - initialized, 1 << 24))
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failed = true }
+                    if n <= 0 { break }
+                    initialized += n
+                }
+            }
+            if failed { throw ioError("cannot read", path) }
+            if bytes.count < size { return bytes } // the file shrank meanwhile: it ends here
         }
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw BriefcaseError(.invalidData, "is a directory", file: path)

@@ -21,37 +21,61 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses decimal text with at most 4 fractional digits (`-12.5`, `3`, `0.0001`).
     public init?(_ text: String) {
-        guard let parsed = DecimalText(text), parsed.fractionDigits.count <= 4 else { return nil }
-        let digits = parsed.integerDigits + parsed.fractionDigits + String(repeating: "0", count: 4 - parsed.fractionDigits.count)
-        guard let magnitude = UInt64(digits) else { return nil }
-        if parsed.isNegative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-            self.scaled = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        } else {
-            guard let value = Int64(exactly: magnitude) else { return nil }
-            self.scaled = value
+        let parsed: Int64?? = DecimalText.scan(text) { negative, integer, fraction -> Int64? in
+            guard fraction.count <= 4 else { return nil }
+            // The digits, then zeros up to 4 fraction digits, as one UInt64 (nil on overflow).
+            var magnitude: UInt64 = 0
+            for part in [integer, fraction] {
+                for digit in part {
+                    let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times10.addingReportingOverflow(UInt64(digit &- 48))
+                    guard !o1, !o2 else { return nil }
+                    magnitude = sum
+                }
+            }
+            for _ in fraction.count..<4 {
+                let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                magnitude = times10
+            }
+            if negative {
+                guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+                return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+            }
+            return Int64(exactly: magnitude)
         }
+        guard let scaled = parsed ?? nil else { return nil }
+        self.scaled = scaled
     }
 }
 
-/// The parts of `[-]digits[.digits]` text (no exponent, no `+`).
-struct DecimalText {
-    var isNegative: Bool
-    var integerDigits: String
-    var fractionDigits: String
-
-    init?(_ text: String) {
-        var rest = Substring(text)
-        isNegative = rest.first == "-"
-        if isNegative { rest = rest.dropFirst() }
-        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let first = parts.first, !first.isEmpty, first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        integerDigits = String(first)
-        if parts.count == 2 {
-            guard !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            fractionDigits = String(parts[1])
-        } else {
-            fractionDigits = ""
+/// The parts of `[-]digits[.digits]` text (no exponent, no `+`, ASCII digits only).
+enum DecimalText {
+    /// Calls `body` with the sign and the UTF-8 digits of the integer and fraction parts (the
+    /// fraction empty when there is no point); nil when `text` is not of that form.
+    static func scan<T>(_ text: String, _ body: (_ negative: Bool, _ integer: UnsafeBufferPointer<UInt8>, _ fraction: UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        var text = text
+        return text.withUTF8 { utf8 -> T? in
+            let count = utf8.count
+            @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+            var i = 0
+            let negative = count > 0 && utf8[0] == UInt8(ascii: "-")
+            if negative { i = 1 }
+            let integerStart = i
+            while i < count, isDigit(utf8[i]) { i += 1 }
+            let integerEnd = i
+            guard integerEnd > integerStart else { return nil }
+            var fractionStart = i, fractionEnd = i
+            if i < count {
+                guard utf8[i] == UInt8(ascii: ".") else { return nil }
+                i += 1
+                fractionStart = i
+                while i < count, isDigit(utf8[i]) { i += 1 }
+                fractionEnd = i
+                guard fractionEnd > fractionStart, i == count else { return nil }
+            }
+            return body(negative, UnsafeBufferPointer(rebasing: utf8[integerStart..<integerEnd]),
+                        UnsafeBufferPointer(rebasing: utf8[fractionStart..<fractionEnd]))
         }
     }
 }

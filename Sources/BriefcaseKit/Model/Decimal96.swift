@@ -49,18 +49,22 @@ public struct Decimal96: Hashable, Sendable, CustomStringConvertible {
     /// Parses `[-]digits[.digits]`; the scale is the number of fraction digits (at most 255).
     /// Nil when the magnitude does not fit 96 bits.
     public init?(_ text: String) {
-        guard let parsed = DecimalText(text), parsed.fractionDigits.count <= 255 else { return nil }
-        var limbs: [UInt32] = [0, 0, 0] // low, mid, high
-        for character in parsed.integerDigits + parsed.fractionDigits {
-            var carry = UInt64(character.asciiValue! - 48)
-            for i in 0..<3 {
-                let product = UInt64(limbs[i]) * 10 + carry
-                limbs[i] = UInt32(truncatingIfNeeded: product)
-                carry = product >> 32
+        let parsed: Decimal96?? = DecimalText.scan(text) { negative, integer, fraction -> Decimal96? in
+            guard fraction.count <= 255 else { return nil }
+            var limbs: (UInt32, UInt32, UInt32) = (0, 0, 0) // low, mid, high
+            for digit in [integer, fraction].joined() {
+                var product = UInt64(limbs.0) * 10 + UInt64(digit &- 48)
+                limbs.0 = UInt32(truncatingIfNeeded: product)
+                product = UInt64(limbs.1) * 10 + product >> 32
+                limbs.1 = UInt32(truncatingIfNeeded: product)
+                product = UInt64(limbs.2) * 10 + product >> 32
+                limbs.2 = UInt32(truncatingIfNeeded: product)
+                if product >> 32 != 0 { return nil }
             }
-            if carry != 0 { return nil }
+            return Decimal96(low: limbs.0, mid: limbs.1, high: limbs.2,
+                             flags: UInt32(fraction.count) << 16 | (negative ? 0x8000_0000 : 0))
         }
-        low = limbs[0]; mid = limbs[1]; high = limbs[2]
-        flags = UInt32(parsed.fractionDigits.count) << 16 | (parsed.isNegative ? 0x8000_0000 : 0)
+        guard let value = parsed ?? nil else { return nil }
+        self = value
     }
 }

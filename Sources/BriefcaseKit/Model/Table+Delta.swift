@@ -12,6 +12,35 @@ public struct DeltaApplicationProblem: Sendable, Equatable, CustomStringConverti
     }
 }
 
+/// What replaying one change did (`Table.replaying(_:)`).
+public struct ChangeReplay: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        case inserted, updated, deleted
+        /// The change matched no row or several, carried nothing to match on, or has an unknown type.
+        case notApplied
+    }
+    public var outcome: Outcome
+    /// The row slot the change touched (see `DeltaReplay.slots`); nil when not applied.
+    public var slot: Int?
+    /// The row before the change (nil for an insert or when not applied).
+    public var before: Row?
+    /// The row after the change (nil for a delete or when not applied).
+    public var after: Row?
+}
+
+/// The result of replaying a delta over a table's rows, change by change.
+public struct DeltaReplay: Sendable {
+    /// One entry per change, in order.
+    public var changes: [ChangeReplay]
+    /// Every row that existed at some point: slots `0..<rows.count` are the stored rows, then one
+    /// slot per applied insert, in change order. nil = deleted.
+    public var slots: [Row?]
+    public var problems: [DeltaApplicationProblem]
+
+    /// The rows once every change is replayed (stored order, inserted rows appended).
+    public var rows: [Row] { slots.compactMap { $0 } }
+}
+
 extension Table {
     /// The rows as they are once `delta` is replayed over the stored (original) rows: inserted
     /// rows appended, updated rows changed, deleted rows left out.
@@ -21,6 +50,12 @@ extension Table {
     /// a table with no key at all is matched on every logged old value the change carries.
     /// Changes that match no row, or several, are not applied and are reported as problems.
     public func applying(_ delta: Delta) -> (rows: [Row], problems: [DeltaApplicationProblem]) {
+        let replay = replaying(delta)
+        return (replay.rows, replay.problems)
+    }
+
+    /// `applying(_:)`, reporting for each change which row it touched and how (same rules).
+    public func replaying(_ delta: Delta) -> DeltaReplay {
         var problems: [DeltaApplicationProblem] = []
         // Logged field position → table column.
         let columns: [Int?] = delta.loggedFields.map { logged in
@@ -31,8 +66,11 @@ extension Table {
         }
         let keyLogged = keyPositions(delta)
         var rows: [Row?] = self.rows.map { $0 }
+        var replays: [ChangeReplay] = []
+        replays.reserveCapacity(delta.changes.count)
 
         for (index, change) in delta.changes.enumerated() {
+            let notApplied = ChangeReplay(outcome: .notApplied, slot: nil, before: nil, after: nil)
             func problem(_ message: String) {
                 problems.append(DeltaApplicationProblem(changeIndex: index, recordID: change.recordID, message: message))
             }
@@ -43,6 +81,7 @@ extension Table {
                     if let column, i < change.newValues.count { row[column] = change.newValues[i] }
                 }
                 rows.append(row)
+                replays.append(ChangeReplay(outcome: .inserted, slot: rows.count - 1, before: nil, after: row))
             case .update, .delete:
                 // (table column, expected value) pairs that identify the row.
                 var criteria: [(Int, Value?)] = []
@@ -60,6 +99,7 @@ extension Table {
                 }
                 guard !criteria.isEmpty else {
                     problem("\(change.type) carries no key or old values to find its row; not applied")
+                    replays.append(notApplied)
                     continue
                 }
                 let matches = rows.indices.filter { r in
@@ -68,10 +108,13 @@ extension Table {
                 }
                 guard matches.count == 1, let match = matches.first else {
                     problem("\(change.type) matches \(matches.isEmpty ? "no row" : "\(matches.count) rows"); not applied")
+                    replays.append(notApplied)
                     continue
                 }
+                let before = rows[match]
                 if change.type == .delete {
                     rows[match] = nil
+                    replays.append(ChangeReplay(outcome: .deleted, slot: match, before: before, after: nil))
                 } else {
                     for (i, column) in columns.enumerated() {
                         guard let column, i < change.newValues.count else { continue }
@@ -82,12 +125,14 @@ extension Table {
                             rows[match]![column] = nil
                         }
                     }
+                    replays.append(ChangeReplay(outcome: .updated, slot: match, before: before, after: rows[match]))
                 }
             default:
                 problem("unknown change type \(change.type.rawValue); not applied")
+                replays.append(notApplied)
             }
         }
-        return (rows.compactMap { $0 }, problems)
+        return DeltaReplay(changes: replays, slots: rows, problems: problems)
     }
 
     /// Positions (in the delta's logged fields) of the key: the delta's key fields, else the

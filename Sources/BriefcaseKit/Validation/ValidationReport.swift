@@ -38,6 +38,11 @@ public enum ValidationCheck: String, Sendable, CaseIterable {
     case jsonDocument = "json-document"
     /// Folder briefcases: the table files and `Properties.plist`.
     case folder
+    /// Datastore snapshot documents: JSON, ids, value encodings, the delta sequence, the deltas
+    /// applying, and the briefcase they map to (Spec/datastore-mapping.md).
+    case snapshot
+    /// Datastore snapshot documents: record, delta and datastore size and record count limits.
+    case datastoreLimits = "datastore-limits"
     /// The input could not be read at all (missing file, unknown format).
     case input
 }

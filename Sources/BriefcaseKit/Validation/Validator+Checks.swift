@@ -60,8 +60,8 @@ extension ValidationRun {
             for (column, value) in row.enumerated() {
                 guard let value, column < table.fields.count else { continue }
                 let fieldName = table.fields[column].name
-                checkValue(value, at: offset, element: name, file: file) { codePage in
-                    "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'"
+                checkValue(value, at: offset, element: name, file: file) {
+                    { codePage in "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'" }
                 }
                 if let storage = storages[column] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
             }
@@ -168,8 +168,8 @@ extension ValidationRun {
                 for (i, value) in values.enumerated() {
                     guard let value, i < delta.loggedFields.count else { continue }
                     let fieldName = delta.loggedFields[i].name
-                    checkValue(value, at: offset, element: name, file: file) { codePage in
-                        "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'"
+                    checkValue(value, at: offset, element: name, file: file) {
+                        { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
                     }
                     if let storage = storages[i] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
                 }
@@ -206,15 +206,20 @@ extension ValidationRun {
 
     // MARK: values
 
-    /// The checks on one value at `offset` (the first byte of its encoding).
+    /// The checks on one value at `offset` (the first byte of its encoding). `makeContext` gives
+    /// the words that place the value ("row 5, field 'Name'"); it is only called for a finding,
+    /// so that checking millions of good values allocates nothing.
     private mutating func checkValue(_ value: Value, at offset: Int?, element: ByteString, file: String?,
-                                     _ context: @escaping (CodePage) -> String) {
+                                     _ makeContext: () -> (CodePage) -> String) {
         switch value {
         case .wideString(let text):
             guard let problem = Self.wideTextProblem(text) else { return }
+            let context = makeContext()
             add(.error, .wideText, { "\(context($0)): \(problem.message)" },
                 offset: problem.unit.flatMap { unit in offset.map { $0 + 4 + 2 * unit } } ?? offset, element: element, file: file)
         case .decimal(let decimal):
+            guard decimal.scale > 28 || decimal.flags & 0x7F00_FFFF != 0 else { return }
+            let context = makeContext()
             if decimal.scale > 28 {
                 add(.error, .decimal, { "\(context($0)): decimal scale \(decimal.scale) is above 28" },
                     offset: offset.map { $0 + 12 }, element: element, file: file)
@@ -224,10 +229,12 @@ extension ValidationRun {
             }
         case .guid(let bytes):
             guard let bad = Self.guidProblem(bytes) else { return }
+            let context = makeContext()
             add(.error, .guidText, { "\(context($0)): GUID \(Self.show(bytes)) is not 8-4-4-4-12 hexadecimal text (character \(bad))" },
                 offset: offset, element: element, file: file)
         case .dateTime(let date):
             guard !date.value.isFinite else { return }
+            let context = makeContext()
             add(.error, .dateTime, { "\(context($0)): DateTime value \(date.value) is not a finite number of days" },
                 offset: offset, element: element, file: file)
         default:
@@ -267,7 +274,7 @@ extension ValidationRun {
     static func guidProblem(_ bytes: ByteString) -> Int? {
         guard bytes.count == 36 else { return min(bytes.count, 36) }
         for (i, byte) in bytes.bytes.enumerated() {
-            if [8, 13, 18, 23].contains(i) {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
                 if byte != UInt8(ascii: "-") { return i }
             } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)) {
                 return i

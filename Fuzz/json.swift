@@ -1,0 +1,39 @@
+// libFuzzer target `json`: the project's JSON document (Spec/json-format.md).
+//
+// The input is parsed (`JSONParser`), and decoded (`JSONDocumentDecoder`). A parsed value must
+// serialize (`JSONWriter`) to text that parses back to the same value. A decoded document must
+// pass the validator, encode in its container, and round-trip like a decoded file (see
+// FuzzSupport.swift) unless the model is one the binary writer refuses (`.invalidModel`, e.g.
+// rows with the wrong number of values or a value that does not fit its column).
+//
+// Scripts/fuzz.sh json SECONDS
+
+import BriefcaseKit
+import BriefcaseJSON
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = fuzzBytes(data, size)
+    guard let value = try? JSONParser.parse(bytes) else { return 0 }
+
+    let text = value.serialized()
+    guard let reparsed = try? JSONParser.parse(text) else { fuzzFailure("serialized JSON does not parse") }
+    guard reparsed == value else { fuzzFailure("JSON serialize/parse changed the value") }
+
+    guard let document = try? JSONDocumentDecoder().decode(value) else { return 0 }
+    _ = Validator.validate(document: document, path: "fuzz")
+    let encoded: [UInt8]
+    do {
+        encoded = try document.encode()
+    } catch {
+        guard error.kind == .invalidModel else { fuzzFailure("unexpected encoding error: \(error)") }
+        return 0
+    }
+    var warnings: [DecodingWarning] = []
+    guard let decoded = try? BriefcaseDocument.decode(encoded, as: document.container, warnings: &warnings) else {
+        fuzzFailure("an encoded JSON document does not decode")
+    }
+    guard decoded == document else { fuzzFailure("JSON document → binary → model changed the model") }
+    FuzzChecks.roundTrip(decoded, original: encoded, canonicalInput: true)
+    return 0
+}

@@ -1,0 +1,259 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BriefcaseDatastore
+import BriefcaseJSON
+import BriefcaseKit
+import Foundation
+
+extension FileSink: ByteSink {}
+
+/// The measured operations. Each runs in its own child process (`briefcase-bench measure …`), so
+/// that its peak resident memory (`ru_maxrss`) is its own; the child prints one `RESULT` line.
+enum Operation: String, CaseIterable {
+    /// The floor: read(2) the whole file into one preallocated buffer.
+    case read
+    /// The floor as the shell sees it: `cat FILE > /dev/null` (its own peak memory).
+    case cat
+    /// `BriefcaseFileCodec.decode` of bytes already in memory: every table and delta.
+    case decode
+    /// The same, a second time in the same process: the heap already holds the memory (freed by
+    /// the first decode), so no page faults; what a long-running app sees.
+    case decodeAgain = "decode-again"
+    /// `BriefcaseFileCodec.encode` of a decoded briefcase (checked equal to the input).
+    case encode
+    /// Read + `Validator.validate` (what `briefcase validate` does).
+    case validate
+    /// `Briefcase.open` + `table(named:)` of one small table (with its delta) out of 30.
+    case openOne = "open-one"
+    /// dabriefcase → json as `briefcase convert` does it: read, decode, detect the code page,
+    /// stream the JSON document to a file.
+    case toJSON = "to-json"
+    /// json → dabriefcase as `briefcase convert` does it: read, parse, decode the document,
+    /// encode, write the file.
+    case fromJSON = "from-json"
+    /// dabriefcase → datastore snapshot as `briefcase convert … x.snapshot.json` does it: read,
+    /// decode, detect the code page, map (`SnapshotExport`), stream the snapshot document. Size
+    /// limits are not enforced (as with --ignore-limits): synthetic data breaks them.
+    case toSnapshot = "to-snapshot"
+    /// dabriefcase → folder as `briefcase convert` does it: read, decode, `Briefcase.make` +
+    /// `write()` (one DABRC600 file per table, each written atomically with fsync).
+    case toFolder = "to-folder"
+    /// dabriefcase → folder the lazy way: `Briefcase.open` + `write(to:as: .folder)`, which copies
+    /// the tables' bytes without decoding them.
+    case toFolderLazy = "to-folder-lazy"
+
+    var label: String {
+        switch self {
+        case .read: return "floor: read file into memory"
+        case .cat: return "floor: cat > /dev/null"
+        case .decode: return "decode all tables"
+        case .decodeAgain: return "decode all tables, warm heap"
+        case .encode: return "encode all tables"
+        case .validate: return "validate"
+        case .openOne: return "open + read 1 small table of 30"
+        case .toJSON: return "dabriefcase → json"
+        case .fromJSON: return "json → dabriefcase"
+        case .toSnapshot: return "dabriefcase → snapshot"
+        case .toFolder: return "dabriefcase → folder"
+        case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
+        }
+    }
+
+    /// Whether the input is the JSON document rather than the dabriefcase.
+    var readsJSON: Bool { self == .fromJSON }
+    /// Conversions, which the memory target applies to.
+    var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy].contains(self) }
+}
+
+/// What one child measured.
+struct Measurement: Codable {
+    var nanoseconds: UInt64
+    var cpuNanoseconds: UInt64
+    var peakRSS: Int
+    /// Rows the operation handled when it is not the whole briefcase (open-one).
+    var rows: Int?
+    var note: String?
+}
+
+enum Measure {
+    /// Child side: runs `operation` once and prints `RESULT <json>`.
+    static func run(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool) {
+        let result: Measurement
+        do {
+            result = try measure(operation, input: input, json: json, scratch: scratch, verify: verify)
+        } catch {
+            System.fail("\(operation.rawValue): \(error)")
+        }
+        let data = try! JSONEncoder().encode(result)
+        print("RESULT " + String(decoding: data, as: UTF8.self))
+    }
+
+    static func measure(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool) throws -> Measurement {
+        let output = scratch + "/out-\(getpid())"
+        var rows: Int?
+        var note: String?
+        let start: UInt64, end: UInt64, cpuStart: UInt64, cpuEnd: UInt64
+        switch operation {
+        case .read:
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = readFloor(input)
+            end = System.now(); cpuEnd = System.cpuTime()
+            withExtendedLifetime(bytes) {}
+
+        case .cat:
+            cpuStart = System.cpuTime(children: true); start = System.now()
+            let (status, _) = System.run(["cat", input], stdoutTo: "/dev/null")
+            end = System.now(); cpuEnd = System.cpuTime(children: true)
+            guard status == 0 else { System.fail("cat failed (\(status))") }
+            return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(children: true))
+
+        case .decode:
+            let bytes = try FileIO.read(input)
+            cpuStart = System.cpuTime(); start = System.now()
+            let file = try BriefcaseFileCodec.decode(bytes)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "\(file.stream.tables.count) tables, \(file.stream.deltas.count) deltas" }
+            withExtendedLifetime(file) {}
+
+        case .decodeAgain:
+            let bytes = try FileIO.read(input)
+            do { _ = try BriefcaseFileCodec.decode(bytes) }
+            cpuStart = System.cpuTime(); start = System.now()
+            let file = try BriefcaseFileCodec.decode(bytes)
+            end = System.now(); cpuEnd = System.cpuTime()
+            withExtendedLifetime(file) {}
+
+        case .encode:
+            let bytes = try FileIO.read(input)
+            let file = try BriefcaseFileCodec.decode(bytes)
+            cpuStart = System.cpuTime(); start = System.now()
+            let encoded = try BriefcaseFileCodec.encode(file)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify, encoded != bytes { System.fail("encode: the output differs from the input") }
+            withExtendedLifetime((file, encoded)) {}
+
+        case .validate:
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = try FileIO.read(input)
+            let report = Validator.validate(bytes: bytes, container: .dabriefcase, path: input)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard report.errors.isEmpty else { System.fail("validate: \(report.errors.count) errors, first: \(report.errors[0])") }
+                note = "valid, \(report.warnings.count) warnings, encoding \(report.encoding ?? "?")"
+            }
+            withExtendedLifetime(report) {}
+
+        case .openOne:
+            cpuStart = System.cpuTime(); start = System.now()
+            let briefcase = try Briefcase.open(input)
+            guard let table = try briefcase.table(named: Generator.smallTableName) else { System.fail("no table \(Generator.smallTableName)") }
+            rows = (table.dataset?.rows.count ?? 0) + (table.delta?.changes.count ?? 0)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "\(briefcase.tableCount) tables; read \(table.dataset?.rows.count ?? 0) rows, \(table.delta?.changes.count ?? 0) changes" }
+
+        case .toJSON:
+            let path = output + ".json"
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = try FileIO.read(input)
+            var warnings: [DecodingWarning] = []
+            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
+            let codePage = CodePage.detect(in: document.file).codePage
+            var encoder = JSONDocumentEncoder(sink: FileSink(path: path), codePage: codePage)
+            try encoder.encode(document)
+            encoder.writer.sink.close()
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "json \(System.fileSize(path)) bytes, encoding \(codePage.name)" }
+            withExtendedLifetime(document) {}
+            System.remove(path)
+
+        case .fromJSON:
+            guard let json else { System.fail("from-json needs --json") }
+            let path = output + ".daBriefcase"
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = try FileIO.read(json)
+            let document = try JSONDocumentDecoder().decode(bytes)
+            let encoded = try document.encode()
+            let sink = FileSink(path: path)
+            encoded.withUnsafeBytes { sink.write($0) }
+            sink.close()
+            end = System.now(); cpuEnd = System.cpuTime()
+            withExtendedLifetime((document, encoded)) {}
+            if verify {
+                guard sameContents(path, input) else { System.fail("from-json: the output differs from the original briefcase") }
+                note = "output equals the original byte for byte"
+            }
+            System.remove(path)
+
+        case .toSnapshot:
+            let path = output + ".snapshot.json"
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = try FileIO.read(input)
+            var warnings: [DecodingWarning] = []
+            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
+            let codePage = CodePage.detect(in: document.file).codePage
+            let export = try SnapshotExport(document, codePage: codePage)
+            var writer = JSONWriter(sink: FileSink(path: path))
+            try export.write(to: &writer)
+            try writer.flush()
+            writer.sink.close()
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "snapshot \(System.fileSize(path)) bytes, \(export.limitViolations.count) datastore limits broken, \(export.warnings.count) warnings" }
+            withExtendedLifetime((document, export)) {}
+            System.remove(path)
+
+        case .toFolder:
+            let path = output + ".briefcase"
+            cpuStart = System.cpuTime(); start = System.now()
+            let bytes = try FileIO.read(input)
+            var warnings: [DecodingWarning] = []
+            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
+            let codePage = CodePage.detect(in: document.file).codePage
+            try Briefcase.make(from: document, at: path, kind: .folder, codePage: codePage).write()
+            end = System.now(); cpuEnd = System.cpuTime()
+            withExtendedLifetime(document) {}
+            if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
+            System.remove(path)
+
+        case .toFolderLazy:
+            let path = output + ".briefcase"
+            cpuStart = System.cpuTime(); start = System.now()
+            let briefcase = try Briefcase.open(input)
+            try briefcase.write(to: path, as: .folder)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
+            System.remove(path)
+        }
+        return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(), rows: rows, note: note)
+    }
+
+    /// read(2) into one buffer of the file's size: the least any reader of the whole file does.
+    static func readFloor(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { System.fail("cannot open \(path)") }
+        defer { close(fd) }
+        let size = System.fileSize(path)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var done = 0
+            while done < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            initialized = done
+        }
+    }
+
+    /// Compares two files in 1 MiB pieces (bounded memory).
+    static func sameContents(_ a: String, _ b: String) -> Bool {
+        guard System.fileSize(a) == System.fileSize(b), let fa = fopen(a, "rb"), let fb = fopen(b, "rb") else { return false }
+        defer { fclose(fa); fclose(fb) }
+        var x = [UInt8](repeating: 0, count: 1 << 20), y = x
+        while true {
+            let n = fread(&x, 1, x.count, fa), m = fread(&y, 1, y.count, fb)
+            if n != m || x[0..<n] != y[0..<m] { return false }
+            if n == 0 { return true }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+// briefcase-bench: measured speed and memory of the briefcase library, side by side with the
+// floor (reading the same file), on large synthetic briefcases.
+//
+//     swift run -c release briefcase-bench --size 100MB
+//     swift run -c release briefcase-bench --sizes 10MB,100MB,1GB --runs 5 --seed 1 --out DIR
+//
+// Every measured run is a child process (this executable, `measure` subcommand), so each figure
+// has its own peak resident memory. Generated data goes to a scratch folder (default
+// /tmp/briefcase-bench) and is deleted at the end unless --keep-data.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import BriefcaseJSON
+import BriefcaseKit
+import Foundation
+
+let usage = """
+usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
+                       [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
+       briefcase-bench generate --size SIZE [--seed S] --output FILE [--meta FILE]
+       briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify]
+
+SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 --seed 1,
+--scratch /tmp/briefcase-bench, --out SCRATCH/results, --snapshot-limit 100MB (to-snapshot is
+skipped above it: the datastore mapping needs about 12 × the input in memory).
+OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
+"""
+
+/// `--name value` pairs and bare `--flags`.
+struct Arguments {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    init(_ list: ArraySlice<String>, flags known: Set<String>) {
+        var rest = list
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--") else { System.fail("unexpected argument '\(argument)'\n\(usage)") }
+            let name = String(argument.dropFirst(2))
+            if name == "help" { print(usage); exit(0) }
+            if known.contains(name) { flags.insert(name); continue }
+            guard let value = rest.popFirst() else { System.fail("--\(name) needs a value\n\(usage)") }
+            values[name] = value
+        }
+    }
+
+    func size(_ name: String) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let size = parseSize(text) else { System.fail("--\(name): '\(text)' is not a size like 10MB or 1GB") }
+        return size
+    }
+
+    func int(_ name: String) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text) else { System.fail("--\(name): '\(text)' is not a number") }
+        return value
+    }
+
+    func required(_ name: String) -> String {
+        guard let value = values[name] else { System.fail("--\(name) is required\n\(usage)") }
+        return value
+    }
+}
+
+let argv = CommandLine.arguments
+switch argv.dropFirst().first {
+case "generate":
+    let arguments = Arguments(argv.dropFirst(2), flags: [])
+    let size = arguments.size("size") ?? 100_000_000
+    let seed = UInt64(arguments.int("seed") ?? 1)
+    let output = arguments.required("output")
+    let start = System.now()
+    let summary: Generator.Summary
+    do {
+        summary = try Generator(targetSize: size, seed: seed).write(to: output + ".tmp")
+    } catch {
+        System.fail("generate: \(error)")
+    }
+    rename(output + ".tmp", output)
+    let seconds = Double(System.now() - start) / 1e9
+    let dataSet = DataSet(targetSize: size, seed: seed, fileSize: System.fileSize(output), tables: summary.tables, deltas: summary.deltas,
+                          rows: summary.rows, changes: summary.changes, values: summary.values, nulls: summary.nulls,
+                          largestElement: summary.largestElement, generationSeconds: seconds)
+    let data = try! JSONEncoder().encode(dataSet)
+    if let meta = arguments.values["meta"] { try! data.write(to: URL(fileURLWithPath: meta)) }
+    print(String(decoding: data, as: UTF8.self))
+
+case "make-json":
+    // The JSON document the json → dabriefcase measurement reads (written with the library).
+    let arguments = Arguments(argv.dropFirst(2), flags: [])
+    let input = arguments.required("input"), output = arguments.required("output")
+    do {
+        var warnings: [DecodingWarning] = []
+        let document = try BriefcaseDocument.decode(try FileIO.read(input), as: .dabriefcase, warnings: &warnings)
+        let sink = FileSink(path: output)
+        var encoder = JSONDocumentEncoder(sink: sink, codePage: CodePage.detect(in: document.file).codePage)
+        try encoder.encode(document)
+        sink.close()
+    } catch {
+        System.fail("make-json: \(error)")
+    }
+
+case "measure":
+    let arguments = Arguments(argv.dropFirst(2), flags: ["verify"])
+    let name = arguments.required("op")
+    guard let operation = Operation(rawValue: name) else { System.fail("unknown operation '\(name)'\n\(usage)") }
+    Measure.run(operation, input: arguments.required("input"), json: arguments.values["json"],
+                scratch: arguments.values["scratch"] ?? "/tmp/briefcase-bench", verify: arguments.flags.contains("verify"))
+
+default:
+    let arguments = Arguments(argv.dropFirst(), flags: ["keep-data"])
+    var options = Options()
+    if let sizes = arguments.values["sizes"] {
+        options.sizes = sizes.split(separator: ",").map { text in
+            guard let size = parseSize(String(text)) else { System.fail("--sizes: '\(text)' is not a size") }
+            return size
+        }
+    } else if let size = arguments.size("size") {
+        options.sizes = [size]
+    }
+    if let runs = arguments.int("runs") { options.runs = max(1, runs) }
+    if let seed = arguments.int("seed") { options.seed = UInt64(seed) }
+    if let scratch = arguments.values["scratch"] { options.scratch = scratch }
+    options.out = arguments.values["out"]
+    if let ops = arguments.values["ops"] {
+        options.operations = ops.split(separator: ",").map { name in
+            guard let operation = Operation(rawValue: String(name)) else { System.fail("--ops: unknown operation '\(name)'") }
+            return operation
+        }
+        // The floor is always measured: every figure is also a ratio to it.
+        if !options.operations.contains(.read) { options.operations.insert(.read, at: 0) }
+    }
+    options.keepData = arguments.flags.contains("keep-data")
+    if let limit = arguments.size("snapshot-limit") { options.snapshotLimit = limit }
+    Runner(options: options).run()
+}

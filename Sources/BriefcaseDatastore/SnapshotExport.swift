@@ -1,0 +1,577 @@
+// Briefcase → datastore snapshot document (Spec/datastore-mapping.md §2–§5).
+
+import BriefcaseJSON
+import BriefcaseKit
+import DatastoreKit
+
+/// A datastore limit the snapshot breaks.
+public struct LimitViolation: Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    /// The briefcase table, as text.
+    public var element: String?
+
+    public var description: String {
+        BriefcaseError.describe(message, file: nil, element: element, offset: nil)
+    }
+}
+
+/// The snapshot document of a briefcase: its stored rows as the snapshot, its pending changes
+/// as deltas, and everything a datastore cannot hold in the `briefcase` member, so that
+/// `SnapshotImport` gives the briefcase back exactly.
+public struct SnapshotExport: Sendable {
+    /// The extra top-level member that carries the briefcase.
+    public static let memberName = "briefcase"
+    /// `format` of that member.
+    public static let formatName = "briefcase-datastore"
+    public static let formatVersion: Int64 = 1
+
+    /// The snapshot's revision.
+    public var rev: Int
+    /// One row per stored briefcase row, table by table.
+    public var rows: [DatastoreRow]
+    /// The pending changes, one delta per briefcase change (unless the briefcase says how it
+    /// was grouped), starting at `rev`.
+    public var deltas: [DatastoreDelta]
+    /// Extra top-level members: the `briefcase` member, after any extras a plain snapshot had.
+    public var extras: JSONObject
+    /// Changes that could not be matched to a row, logged fields that are not columns, hints
+    /// that were ignored.
+    public var warnings: [String]
+    /// Every broken size or count limit (the caller decides whether to write anyway).
+    public var limitViolations: [LimitViolation]
+
+    /// Maps `document`, reading its 8-bit strings in `codePage`. Throws only for a model the
+    /// JSON document could not hold either (values that do not fit their columns).
+    public init(_ document: BriefcaseDocument, codePage: CodePage) throws(BriefcaseError) {
+        let builder = ExportBuilder(document: document, codePage: codePage)
+        do {
+            try builder.build()
+        } catch let error as BriefcaseError {
+            throw error
+        } catch {
+            throw BriefcaseError(.invalidModel, "\(error)")
+        }
+        rev = builder.rev
+        rows = builder.rows
+        deltas = builder.deltas
+        extras = builder.extras
+        warnings = builder.warnings
+        limitViolations = builder.violations
+    }
+
+    /// Streams the document (`rev`, `rows`, `deltas`, extras) into `writer`; the caller flushes.
+    public func write<S: ByteSink>(to writer: inout JSONWriter<S>) throws(BriefcaseError) {
+        var document = SnapshotDocumentWriter(rev: rev)
+        do {
+            for row in rows { try document.writeRow(row, to: &writer) }
+            try document.beginDeltas(to: &writer)
+            for delta in deltas { try document.writeDelta(delta, to: &writer) }
+            for member in extras.members { try document.writeExtra(key: member.key, value: member.value, to: &writer) }
+            try document.finish(to: &writer)
+        } catch {
+            throw BriefcaseError(.invalidModel, "internal: the snapshot document was refused: \(error)")
+        }
+    }
+
+    /// The document's bytes.
+    public func serialized() throws(BriefcaseError) -> [UInt8] {
+        var writer = JSONWriter(sink: ArraySink())
+        try write(to: &writer)
+        try! writer.flush()  // an ArraySink never fails
+        return writer.sink.bytes
+    }
+
+    /// The document as a model.
+    public func snapshotDocument() throws(BriefcaseError) -> SnapshotDocument {
+        do {
+            return SnapshotDocument(snapshot: try DatastoreSnapshot(rev: rev, rows: rows), deltas: deltas, extras: extras)
+        } catch {
+            throw BriefcaseError(.invalidModel, "internal: \(error)")
+        }
+    }
+}
+
+// MARK: - the mapping
+
+/// One table (or a delta without a table) while mapping: its current rows and their record ids.
+final class TableState {
+    let tid: String
+    let name: ByteString
+    let display: String
+    var table: Table
+    let roles: [ColumnRole]
+    /// Columns whose values make the record id (schema `InPrimaryKey`, else the delta's key fields).
+    let keyColumns: [Int]
+    /// The record id of each current row (parallel to `table.rows`).
+    var slotIDs: [String] = []
+    /// Record ids of the live records.
+    var live = IDAllocator()
+
+    init(tid: String, name: ByteString, display: String, table: Table, roles: [ColumnRole], keyColumns: [Int]) {
+        self.tid = tid
+        self.name = name
+        self.display = display
+        self.table = table
+        self.roles = roles
+        self.keyColumns = keyColumns
+    }
+
+    var recordIDColumn: Int? { roles.firstIndex(of: .recordID) }
+}
+
+final class ExportBuilder {
+    let document: BriefcaseDocument
+    let codePage: CodePage
+    let parts: JSONDocumentParts
+    let mapping: ValueMapping
+    let hints: SnapshotHints?
+
+    var rev = 0
+    var rows: [DatastoreRow] = []
+    var deltas: [DatastoreDelta] = []
+    var extras = JSONObject()
+    var warnings: [String] = []
+    var violations: [LimitViolation] = []
+
+    private var states: [TableState] = []
+    private var tableIDs = IDAllocator()
+    /// The `briefcase` member's element objects, in element order.
+    private var elementObjects: [JSONObject] = []
+    /// The change entries of each delta element (patched with `rev`/`change` once grouped).
+    private var changeEntries: [Int: [JSONObject]] = [:]
+
+    private struct Pending {
+        var element: Int
+        var index: Int
+        var tableName: String?
+        var recordID: Int32
+        var datastore: DatastoreChange?
+        var state: TableState
+    }
+    private var pending: [Pending] = []
+
+    init(document: BriefcaseDocument, codePage: CodePage) {
+        self.document = document
+        self.codePage = codePage
+        parts = JSONDocumentParts(codePage: codePage)
+        mapping = ValueMapping(codePage: codePage)
+        hints = SnapshotHints(properties: document.file.properties, codePage: codePage)
+    }
+
+    func build() throws {
+        let elements = document.file.stream.elements
+        // Tables first: their stored rows are the snapshot.
+        for case .table(let table) in elements {
+            states.append(makeState(table, delta: document.file.stream.delta(named: table.name)))
+        }
+        // Stored rows of every table, then the changes in element order, whatever the order of
+        // tables and deltas in the stream (.NET writes a delta before its table).
+        var objects: [Int: JSONObject] = [:]
+        var tableCursor = 0
+        for (position, element) in elements.enumerated() {
+            guard case .table(let table) = element else { continue }
+            objects[position] = try tableObject(table, state: states[tableCursor])
+            tableCursor += 1
+        }
+        for (position, element) in elements.enumerated() {
+            guard case .delta(let delta) = element else { continue }
+            objects[position] = try deltaObject(delta, element: position)
+        }
+        elementObjects = elements.indices.map { objects[$0]! }
+        rev = chooseRev()
+        groupDeltas()
+        extras = makeExtras()
+        checkLimits()
+    }
+
+    // MARK: tables
+
+    private func makeState(_ table: Table, delta: Delta?) -> TableState {
+        let display = codePage.decodeForDisplay(table.name)
+        let text = codePage.decodeReversibly(table.name)
+        var preferred = DatastoreNames.preferredID(table.name, codePage: codePage)
+        if let hinted = hints?.tid(forTable: text), DatastoreIdentifier.isValid(hinted), !tableIDs.contains(hinted) {
+            preferred = hinted
+        }
+        let tid = tableIDs.allocate(preferred)
+
+        var fieldIDs = IDAllocator()
+        var roles: [ColumnRole] = []
+        for (column, field) in table.fields.enumerated() {
+            let properties = table.schema.flatMap { column < $0.fields.count ? $0.fields[column] : nil }
+            let columnHints = ColumnHints(properties: properties)
+            let isText = field.type.storage == .ansiString || field.type.storage == .wideString
+            if columnHints.recordID && isText && !roles.contains(.recordID) {
+                roles.append(.recordID)
+                continue
+            }
+            var preferred = DatastoreNames.preferredID(field.name, codePage: codePage)
+            if let hinted = columnHints.fieldID, DatastoreIdentifier.isValid(hinted), !fieldIDs.contains(hinted) {
+                preferred = hinted
+            }
+            roles.append(.field(fieldIDs.allocate(preferred), json: columnHints.json && isText))
+        }
+
+        var keyColumns: [Int] = []
+        if let schema = table.schema {
+            for (column, properties) in schema.fields.enumerated() where column < table.fields.count {
+                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyColumns.append(column) }
+            }
+        }
+        if keyColumns.isEmpty, let delta {
+            keyColumns = delta.keyFields.compactMap { key in table.fields.firstIndex { namesMatch($0.name, key) } }
+        }
+        return TableState(tid: tid, name: table.name, display: display, table: table, roles: roles, keyColumns: keyColumns)
+    }
+
+    /// The record id of a row: the record-id column, else the key values, else `fallback`;
+    /// unique among the table's live records.
+    private func recordID(for row: Row, in state: TableState, fallback: String) -> String {
+        if let column = state.recordIDColumn, column < row.count, let value = row[column], let text = text(of: value),
+           DatastoreIdentifier.isValid(text), state.live.insert(text)
+        {
+            return text
+        }
+        if !state.keyColumns.isEmpty {
+            var tokens: [String] = []
+            for column in state.keyColumns {
+                guard column < row.count, let value = row[column],
+                      let token = DatastoreNames.encode(keyText(value, type: state.table.fields[column].type))
+                else { tokens = []; break }
+                tokens.append(token)
+            }
+            let id = tokens.joined(separator: ".")
+            if !tokens.isEmpty, DatastoreIdentifier.isValid(id), state.live.insert(id) { return id }
+        }
+        return state.live.allocate(fallback)
+    }
+
+    private func text(of value: Value) -> String? {
+        switch value {
+        case .ansiString(let s): return codePage.decodeReversibly(s)
+        case .wideString(let s): return WideText.decode(s)
+        default: return nil
+        }
+    }
+
+    /// A key value as text: the JSON document's string form, or its number text.
+    private func keyText(_ value: Value, type: DataType) -> String {
+        switch value {
+        case .integer(let i): return String(i)
+        case .largeUInt(let u): return String(u)
+        case .ansiString, .wideString: if let text = text(of: value) { return text }
+        default: break
+        }
+        switch parts.json(value, type: type) {
+        case .string(let s): return s
+        case .number(let n): return n
+        case let other: return other.description
+        }
+    }
+
+    private func tableObject(_ table: Table, state: TableState) throws -> JSONObject {
+        let types = table.fields.map(\.type)
+        var ids: [JSONValue] = []
+        var exact = JSONObject()
+        for (index, row) in table.rows.enumerated() {
+            let id = recordID(for: row, in: state, fallback: "r\(index)")
+            state.slotIDs.append(id)
+            let record = mapping.record(of: row, roles: state.roles)
+            rows.append(DatastoreRow(tableID: state.tid, recordID: id, record: record))
+            ids.append(.string(id))
+            let back = mapping.row(of: record, recordID: id, roles: state.roles, types: types)
+            let overrides = differences(back, row, types: types)
+            if !overrides.isEmpty { exact[id] = .object(overrides) }
+        }
+        var head = try parts.tableHead(table)
+        head = inserting(tid: state.tid, into: head)
+        head["fields"] = annotate(head["fields"], roles: state.roles)
+        head["rows"] = .array(ids)
+        if !exact.isEmpty { head["exact"] = .object(exact) }
+        return head
+    }
+
+    /// `{"<position>": exact form or null}` where `back` differs from `actual`.
+    private func differences(_ back: [Value?], _ actual: [Value?], types: [DataType]) -> JSONObject {
+        var result = JSONObject()
+        for position in types.indices {
+            let value = position < actual.count ? actual[position] : nil
+            let restored = position < back.count ? back[position] : nil
+            if restored != value {
+                result[String(position)] = value.map { parts.json($0, type: types[position]) } ?? .null
+            }
+        }
+        return result
+    }
+
+    private func inserting(tid: String, into head: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for member in head.members {
+            result.append(key: member.key, value: member.value)
+            if member.key == "name" { result.append(key: "tid", value: .string(tid)) }
+        }
+        return result
+    }
+
+    /// Field (or logged field) objects with their role: `"id"` (and `"json": true`), or `"rowid": true`.
+    private func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
+        guard case .array(let items) = fields else { return fields ?? .array([]) }
+        return .array(items.enumerated().map { position, item in
+            guard case .object(var object) = item, position < roles.count else { return item }
+            switch roles[position] {
+            case .field(let id, let json):
+                object["id"] = .string(id)
+                if json { object["json"] = true }
+            case .recordID:
+                object["rowid"] = true
+            case .none:
+                break
+            }
+            return .object(object)
+        })
+    }
+
+    // MARK: deltas
+
+    private func deltaObject(_ delta: Delta, element: Int) throws -> JSONObject {
+        let state: TableState
+        if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
+            state = existing
+        } else {
+            // A delta without its table: a table of the logged fields, with no stored rows.
+            let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+            state = makeState(table, delta: delta)
+            states.append(state)
+        }
+        let columns: [Int?] = delta.loggedFields.map { logged in
+            state.table.fields.firstIndex { namesMatch($0.name, logged.name) }
+        }
+        let loggedRoles: [ColumnRole] = columns.map { $0.map { state.roles[$0] } ?? .none }
+        let types = delta.loggedFields.map(\.type)
+        let replay = state.table.replaying(delta)
+        for problem in replay.problems {
+            warnings.append("table '\(state.display)': \(problem); it travels in the document's \"briefcase\" member only")
+        }
+        let tableName = codePage.decodeReversibly(delta.name)
+
+        var slotIDs = state.slotIDs
+        var entries: [JSONObject] = []
+        for (index, change) in delta.changes.enumerated() {
+            let step = replay.changes[index]
+            var datastore: DatastoreChange?
+            switch step.outcome {
+            case .inserted:
+                let after = step.after ?? []
+                let id = recordID(for: after, in: state, fallback: "c\(change.recordID)")
+                slotIDs.append(id)
+                datastore = .insert(tableID: state.tid, recordID: id, fields: mapping.record(of: after, roles: state.roles))
+            case .updated:
+                let id = slotIDs[step.slot!]
+                let before = mapping.record(of: step.before ?? [], roles: state.roles)
+                let after = mapping.record(of: step.after ?? [], roles: state.roles)
+                var updates: [FieldUpdate] = []
+                var seen = Set<String>()
+                for (position, column) in columns.enumerated() {
+                    guard let column, case .field(let fid, _) = state.roles[column], !seen.contains(fid) else { continue }
+                    let sent = position < change.newValues.count && change.newValues[position] != nil
+                    guard sent || !delta.isReduced else { continue }
+                    if let value = after[fid] {
+                        updates.append(FieldUpdate(fid, .put(value)))
+                        seen.insert(fid)
+                    } else if before[fid] != nil {
+                        updates.append(FieldUpdate(fid, .delete))
+                        seen.insert(fid)
+                    }
+                }
+                datastore = .update(tableID: state.tid, recordID: id, updates: updates)
+            case .deleted:
+                let id = slotIDs[step.slot!]
+                state.live.remove(id)
+                datastore = .delete(tableID: state.tid, recordID: id)
+            case .notApplied:
+                datastore = nil
+            }
+
+            var entry = parts.changeHead(change)
+            entry["rowid"] = datastore.map { .string($0.recordID) } ?? .null
+            entry["old"] = parts.json(change.oldValues, types: types)
+            let back = mapping.newValues(of: datastore, roles: loggedRoles, types: types)
+            let overrides = differences(back, change.newValues, types: types)
+            if !overrides.isEmpty { entry["new"] = .object(overrides) }
+            entries.append(entry)
+            pending.append(Pending(element: element, index: index, tableName: tableName, recordID: change.recordID,
+                                   datastore: datastore, state: state))
+        }
+        state.table.rows = replay.rows
+        state.slotIDs = replay.slots.indices.compactMap { replay.slots[$0] == nil ? nil : slotIDs[$0] }
+        changeEntries[element] = entries
+
+        var head = try parts.deltaHead(delta)
+        head = inserting(tid: state.tid, into: head)
+        head["loggedFields"] = annotate(head["loggedFields"], roles: loggedRoles)
+        return head
+    }
+
+    // MARK: revision, grouping, extras
+
+    private func chooseRev() -> Int {
+        // The deltas count up from rev: it must leave room for them.
+        let room = max(pending.count, hints?.deltas?.count ?? 0)
+        if let hinted = hints?.rev, hinted >= (rows.isEmpty ? 0 : 1), hinted <= Int.max - room { return hinted }
+        return rows.isEmpty ? 0 : 1
+    }
+
+    /// One delta per applied change, or the grouping the `DatastoreSnapshot` property records.
+    private func groupDeltas() {
+        var groups: [(nonce: String?, members: [Int])] = pending.indices.compactMap { position in
+            pending[position].datastore == nil ? nil : (nil, [position])
+        }
+        if let hinted = hints?.deltas {
+            if let regrouped = regroup(hinted) {
+                groups = regrouped
+            } else {
+                warnings.append("the \(SnapshotHints.propertyName) property does not describe these changes; one delta per change instead")
+            }
+        }
+        for (position, group) in groups.enumerated() {
+            let deltaRev = rev + position
+            var changes: [DatastoreChange] = []
+            for member in group.members {
+                guard let change = pending[member].datastore else { continue }
+                patch(member, rev: deltaRev, change: changes.count)
+                changes.append(change)
+            }
+            let nonce = group.nonce ?? Self.nonce(changes, rev: deltaRev)
+            deltas.append(DatastoreDelta(rev: deltaRev, changes: changes, nonce: nonce))
+        }
+    }
+
+    private func regroup(_ hinted: [SnapshotHints.DeltaGroup]) -> [(nonce: String?, members: [Int])]? {
+        struct Ref: Hashable { var table: String; var recordID: Int32 }
+        var candidates: [Ref: [Int]] = [:]   // the changes a reference can name, in order
+        for index in pending.indices.reversed() {
+            guard let table = pending[index].tableName else { continue }
+            candidates[Ref(table: table, recordID: pending[index].recordID), default: []].append(index)
+        }
+        var used = Set<Int>()
+        var result: [(nonce: String?, members: [Int])] = []
+        var lastInTable: [ObjectIdentifier: Int] = [:]
+        for (position, group) in hinted.enumerated() {
+            guard group.rev == rev + position else { return nil }
+            var members: [Int] = []
+            for ref in group.changes {
+                guard let index = candidates[Ref(table: ref.table, recordID: ref.recordID)]?.popLast(),
+                      pending[index].datastore != nil else { return nil }
+                let table = ObjectIdentifier(pending[index].state)
+                if let last = lastInTable[table], last > index { return nil }  // per table, change order is kept
+                lastInTable[table] = index
+                used.insert(index)
+                members.append(index)
+            }
+            result.append((group.nonce, members))
+        }
+        return used.count == pending.count ? result : nil
+    }
+
+    private func patch(_ member: Int, rev: Int, change: Int) {
+        let item = pending[member]
+        guard var entries = changeEntries[item.element] else { return }
+        var entry = JSONObject()
+        for m in entries[item.index].members {
+            entry.append(key: m.key, value: m.value)
+            if m.key == "rowid" {
+                entry.append(key: "rev", value: .integer(rev))
+                entry.append(key: "change", value: .integer(change))
+            }
+        }
+        entries[item.index] = entry
+        changeEntries[item.element] = entries
+    }
+
+    /// 10 URL-safe base64 characters from the FNV-1a hash of the delta's revision and changes:
+    /// the same briefcase always gives the same document.
+    static func nonce(_ changes: [DatastoreChange], rev: Int) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
+        }
+        mix(String(rev))
+        for change in changes { mix(change.tag); mix(change.tableID); mix(change.recordID) }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var text = ""
+        for _ in 0..<10 {
+            text.append(alphabet[Int(hash & 63)])
+            hash = (hash >> 6) | (hash << 58)
+            hash = hash &* 0x9e37_79b9_7f4a_7c15
+        }
+        return text
+    }
+
+    private func makeExtras() -> JSONObject {
+        var result = JSONObject()
+        for member in hints?.extras.members ?? [] {
+            if SnapshotDocument.reservedKeys.contains(member.key) || member.key == SnapshotExport.memberName || result[member.key] != nil {
+                continue
+            }
+            result.append(key: member.key, value: member.value)
+        }
+        var meta = JSONObject()
+        meta["format"] = .string(SnapshotExport.formatName)
+        meta["version"] = .integer(SnapshotExport.formatVersion)
+        meta["container"] = .string(document.container.rawValue)
+        meta["encoding"] = .string(codePage.name)
+        if document.container == .dabriefcase {
+            meta["properties"] = .array(document.file.properties.map { [parts.json(ansi: $0.name), parts.json(ansi: $0.value)] })
+            if !document.file.headerPadding.isEmpty {
+                meta["headerPadding"] = .string(Base64.encode(document.file.headerPadding.bytes))
+            }
+        }
+        meta["elements"] = .array(elementObjects.enumerated().map { position, object in
+            var object = object
+            if let entries = changeEntries[position] { object["changes"] = .array(entries.map { .object($0) }) }
+            return .object(object)
+        })
+        result.append(key: SnapshotExport.memberName, value: .object(meta))
+        return result
+    }
+
+    // MARK: limits
+
+    private func checkLimits() {
+        var snapshot: DatastoreSnapshot
+        do {
+            snapshot = try DatastoreSnapshot(rev: rev, rows: rows)
+        } catch {
+            warnings.append("internal: the rows do not form a snapshot: \(error)")
+            return
+        }
+        let names = Dictionary(states.map { ($0.tid, $0.display) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        func report(_ errors: [DatastoreError], in snapshot: DatastoreSnapshot, prefix: String) {
+            let ordered = Array(snapshot.rows)
+            for error in errors where seen.insert(error.message).inserted {
+                var element: String?
+                if error.path.components.count == 2, case .index(let i) = error.path.components[1], i < ordered.count {
+                    element = names[ordered[i].tableID]
+                }
+                violations.append(LimitViolation(message: prefix + error.message, element: element))
+            }
+        }
+        report(DatastoreLimits.violations(in: snapshot), in: snapshot, prefix: "")
+        for delta in deltas {
+            if let error = DatastoreLimits.violation(ofDelta: delta) {
+                violations.append(LimitViolation(message: error.message, element: delta.changes.first.flatMap { names[$0.tableID] }))
+            }
+            do {
+                try snapshot.apply(delta)
+            } catch {
+                warnings.append("internal: delta \(delta.rev) does not apply: \(error)")
+                return
+            }
+        }
+        if !deltas.isEmpty {
+            report(DatastoreLimits.violations(in: snapshot), in: snapshot, prefix: "after the pending changes, ")
+        }
+    }
+}

@@ -1,0 +1,232 @@
+// Datastore snapshot document → briefcase (Spec/datastore-mapping.md §5 and §6).
+
+import BriefcaseJSON
+import BriefcaseKit
+import DatastoreKit
+
+/// The briefcase of a snapshot document: the original one when the document carries this
+/// tool's `briefcase` member, else one inferred from the datastore (a plain snapshot).
+public struct SnapshotImport: Sendable {
+    public var document: BriefcaseDocument
+    /// The code page of the briefcase's 8-bit strings (UTF-8 for an inferred briefcase).
+    public var codePage: CodePage
+    /// True when the briefcase came from the `briefcase` member; false when inferred.
+    public var restored: Bool
+    /// Rows or changes of the datastore that the `briefcase` member does not account for.
+    public var warnings: [String]
+
+    /// Parses and reads a snapshot document. Errors name the JSON path (`$.rows[3].data.x`,
+    /// `$.briefcase.elements[1].rows[0]`).
+    public init(parsing bytes: [UInt8]) throws(BriefcaseError) {
+        let snapshot: SnapshotDocument
+        do {
+            snapshot = try SnapshotDocument(parsing: bytes)
+        } catch {
+            throw BriefcaseError(.invalidData, error.description)
+        }
+        try self.init(snapshot)
+    }
+
+    public init(_ snapshot: SnapshotDocument) throws(BriefcaseError) {
+        if let member = snapshot.extras[SnapshotExport.memberName], case .object(let meta) = member,
+           meta["format"] == .string(SnapshotExport.formatName)
+        {
+            var restorer = Restorer(snapshot: snapshot, meta: meta)
+            document = try restorer.restore()
+            codePage = restorer.codePage
+            warnings = restorer.warnings
+            restored = true
+        } else {
+            let inferred = try SnapshotInference.briefcase(from: snapshot)
+            document = inferred.document
+            codePage = .utf8
+            warnings = inferred.warnings
+            restored = false
+        }
+    }
+}
+
+/// Reads the `briefcase` member back, taking values from the datastore.
+struct Restorer {
+    let snapshot: SnapshotDocument
+    let meta: JSONObject
+    var codePage: CodePage = .utf8
+    var warnings: [String] = []
+
+    init(snapshot: SnapshotDocument, meta: JSONObject) {
+        self.snapshot = snapshot
+        self.meta = meta
+    }
+
+    private static let root = "$." + SnapshotExport.memberName
+
+    private func error(_ path: String, _ message: String) -> BriefcaseError {
+        BriefcaseError(.invalidData, "\(path): \(message)")
+    }
+
+    private func member(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> JSONValue {
+        guard let value = object[key] else { throw error(path, "missing key \"\(key)\"") }
+        return value
+    }
+
+    private func string(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> String {
+        guard case .string(let text) = try member(object, key, path) else { throw error("\(path).\(key)", "expected a string") }
+        return text
+    }
+
+    private func array(_ value: JSONValue?, _ path: String) throws(BriefcaseError) -> [JSONValue] {
+        guard case .array(let items)? = value else { throw error(path, "expected an array") }
+        return items
+    }
+
+    mutating func restore() throws(BriefcaseError) -> BriefcaseDocument {
+        let root = Self.root
+        guard meta["version"]?.int64Value == SnapshotExport.formatVersion else {
+            throw BriefcaseError(.unsupported, "\(root).version: only version \(SnapshotExport.formatVersion) is supported")
+        }
+        let containerName = try string(meta, "container", root)
+        guard let container = ContainerFormat(rawValue: containerName) else {
+            throw error("\(root).container", "unknown container '\(containerName)' (dabriefcase or bin2)")
+        }
+        let encodingName = try string(meta, "encoding", root)
+        guard let codePage = CodePage(name: encodingName) else {
+            throw BriefcaseError(.unsupported, "\(root).encoding: unknown code page '\(encodingName)'")
+        }
+        self.codePage = codePage
+        let parts = JSONDocumentParts(codePage: codePage)
+        let mapping = ValueMapping(codePage: codePage)
+
+        var file = BriefcaseFile()
+        for (i, pair) in try array(meta["properties"] ?? .array([]), "\(root).properties").enumerated() {
+            let path = "\(root).properties[\(i)]"
+            guard case .array(let items) = pair, items.count == 2 else { throw error(path, "expected [name, value]") }
+            file.properties.append(BriefcaseProperty(name: try parts.ansi(items[0], path: path + "[0]"),
+                                                     value: try parts.ansi(items[1], path: path + "[1]")))
+        }
+        if let padding = meta["headerPadding"] {
+            guard case .string(let text) = padding, let bytes = Base64.decode(text) else {
+                throw error("\(root).headerPadding", "not valid base64")
+            }
+            file.headerPadding = ByteString(bytes)
+        }
+
+        let deltas = snapshot.deltas ?? []
+        var usedRows = Set<RecordKey>()
+        var usedChanges = Set<[Int]>()
+        for (e, item) in try array(meta["elements"], "\(root).elements").enumerated() {
+            let path = "\(root).elements[\(e)]"
+            guard case .object(let object) = item else { throw error(path, "expected an object") }
+            let tid = try string(object, "tid", path)
+            switch try string(object, "kind", path) {
+            case "table":
+                var table = try parts.table(head: object, path: path)
+                let types = table.fields.map(\.type)
+                let roles = try self.roles(object["fields"], count: types.count, path: "\(path).fields")
+                let exact = object["exact"]?.objectValue ?? JSONObject()
+                for (r, idJSON) in try array(object["rows"], "\(path).rows").enumerated() {
+                    let rowPath = "\(path).rows[\(r)]"
+                    guard case .string(let id) = idJSON else { throw error(rowPath, "expected a record id") }
+                    guard let record = snapshot.snapshot[tid, id] else {
+                        throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
+                    }
+                    guard usedRows.insert(RecordKey(tid: tid, rid: id)).inserted else {
+                        throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
+                    }
+                    var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
+                    if let overrides = exact[id] {
+                        try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
+                    }
+                    table.rows.append(row)
+                }
+                file.stream.elements.append(.table(table))
+            case "delta":
+                var delta = try parts.delta(head: object, path: path)
+                let types = delta.loggedFields.map(\.type)
+                let roles = try self.roles(object["loggedFields"], count: types.count, path: "\(path).loggedFields")
+                for (k, entryJSON) in try array(object["changes"], "\(path).changes").enumerated() {
+                    let changePath = "\(path).changes[\(k)]"
+                    guard case .object(let entry) = entryJSON else { throw error(changePath, "expected an object") }
+                    var change = try parts.change(head: entry, path: changePath)
+                    change.oldValues = try parts.values(try member(entry, "old", changePath), types: types, path: changePath + ".old")
+                    var datastore: DatastoreChange?
+                    if case .string(let id)? = entry["rowid"] {
+                        guard let rev = entry["rev"]?.int64Value.flatMap({ Int(exactly: $0) }),
+                              let index = entry["change"]?.int64Value.flatMap({ Int(exactly: $0) })
+                        else { throw error(changePath, "a change with a rowid needs \"rev\" and \"change\"") }
+                        let (d, overflow) = rev.subtractingReportingOverflow(snapshot.snapshot.rev)
+                        guard !overflow, d >= 0, d < deltas.count, index >= 0, index < deltas[d].changes.count else {
+                            throw error(changePath, "the snapshot has no change \(index) in a delta at revision \(rev)")
+                        }
+                        let found = deltas[d].changes[index]
+                        guard found.tableID == tid, found.recordID == id else {
+                            throw error(changePath, "change \(index) of the delta at revision \(rev) is not about record \"\(id)\" of table \"\(tid)\"")
+                        }
+                        usedChanges.insert([d, index])
+                        datastore = found
+                    }
+                    change.newValues = mapping.newValues(of: datastore, roles: roles, types: types)
+                    if let overrides = entry["new"] {
+                        try apply(overrides, to: &change.newValues, types: types, parts: parts, path: changePath + ".new")
+                    }
+                    delta.changes.append(change)
+                }
+                file.stream.elements.append(.delta(delta))
+            case let other:
+                throw error("\(path).kind", "unknown element kind '\(other)' (table or delta)")
+            }
+        }
+
+        let extraRows = snapshot.snapshot.rows.filter { !usedRows.contains(RecordKey(tid: $0.tableID, rid: $0.recordID)) }
+        if !extraRows.isEmpty {
+            let first = extraRows[0]
+            warnings.append("\(extraRows.count) row(s) of the snapshot are not part of the briefcase and are left out (the first: record \"\(first.recordID)\" of table \"\(first.tableID)\")")
+        }
+        let extraChanges = deltas.enumerated().reduce(0) { count, item in
+            count + item.element.changes.indices.filter { !usedChanges.contains([item.offset, $0]) }.count
+        }
+        if extraChanges > 0 {
+            warnings.append("\(extraChanges) change(s) of the snapshot's deltas are not part of the briefcase and are left out")
+        }
+        if container == .bin2, !file.properties.isEmpty || !file.headerPadding.isEmpty {
+            throw error("\(root).properties", "a bin2 briefcase has no properties")
+        }
+        return BriefcaseDocument(container: container, file: file)
+    }
+
+    /// The roles written on field or logged-field objects: `"id"` (+ `"json"`), `"rowid": true`, or none.
+    private func roles(_ fields: JSONValue?, count: Int, path: String) throws(BriefcaseError) -> [ColumnRole] {
+        let items = try array(fields, path)
+        guard items.count == count else { throw error(path, "expected \(count) items, found \(items.count)") }
+        var roles: [ColumnRole] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let object) = item else { throw error("\(path)[\(i)]", "expected an object") }
+            if case .string(let id)? = object["id"] {
+                roles.append(.field(id, json: object["json"] == .bool(true)))
+            } else if object["rowid"] == .bool(true) {
+                roles.append(.recordID)
+            } else {
+                roles.append(.none)
+            }
+        }
+        return roles
+    }
+
+    /// Exact forms `{"<position>": form or null}` over reconstructed values.
+    private func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
+                       path: String) throws(BriefcaseError)
+    {
+        guard case .object(let object) = overrides else { throw error(path, "expected an object") }
+        for member in object.members {
+            guard let position = Int(member.key), position >= 0, position < types.count, position < values.count else {
+                throw error(path, "\"\(member.key)\" is not a field position (0…\(types.count - 1))")
+            }
+            values[position] = member.value.isNull
+                ? nil : try parts.value(member.value, type: types[position], path: "\(path)[\"\(member.key)\"]")
+        }
+    }
+}
+
+struct RecordKey: Hashable {
+    var tid: String
+    var rid: String
+}

@@ -1,0 +1,445 @@
+import BriefcaseKit
+
+/// The document's text of values and 8-bit strings (Spec/json-format.md §6), appended to a byte
+/// buffer: what `JSONDocumentEncoder` writes for every row and change.
+///
+/// Not generic (the encoder is generic over its sink, and generic code called from another module
+/// runs unspecialized), and it builds no `String` for the common forms — UTF-8 and UTF-16 text,
+/// base64, integers, currency, decimals, ISO dates: a row's worst-case size is reserved once and
+/// its values are written through a pointer. The output is byte for byte what the String-based
+/// forms (`description`, `isoText`, `WideText.decode`, `Base64.encode`,
+/// `CodePage.decodeReversibly`) give.
+struct JSONValueEmitter {
+    let codePage: CodePage
+    let isUTF8: Bool
+
+    init(codePage: CodePage) {
+        self.codePage = codePage
+        isUTF8 = codePage.isUTF8
+    }
+
+    /// A positional array; the model must match its columns (as decoded models always do).
+    func writeValues(_ values: [Value?], _ types: [DataType], to out: inout [UInt8]) throws(BriefcaseError) {
+        guard values.count == types.count else {
+            throw BriefcaseError(.invalidModel, "\(values.count) values for \(types.count) fields")
+        }
+        // The worst case of the whole row, when every value has a known bound.
+        var bound = 2
+        var fast = true
+        for i in 0..<values.count {
+            bound += 2
+            guard let value = values[i] else { bound += 4; continue }
+            guard let size = maximumSize(value), let storage = types[i].storage, value.fits(storage) else { fast = false; break }
+            bound += size
+        }
+        guard fast else {
+            // One value at a time (and the error, with what came before it written, as always).
+            out.append(UInt8(ascii: "["))
+            for i in 0..<values.count {
+                if i > 0 { out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: " ")) }
+                guard let value = values[i] else { JSONEmit.appendNull(to: &out); continue }
+                guard let storage = types[i].storage, value.fits(storage) else {
+                    throw BriefcaseError(.invalidModel, "value \(value) does not fit a \(types[i].name) field")
+                }
+                writeValue(value, type: types[i], to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+            return
+        }
+        Self.reserve(bound, in: &out) { d in
+            var o = 0
+            d[o] = UInt8(ascii: "["); o += 1
+            for i in 0..<values.count {
+                if i > 0 { d[o] = UInt8(ascii: ","); d[o + 1] = UInt8(ascii: " "); o += 2 }
+                if let value = values[i] { Self.put(value, d, &o) } else { Self.put("null", d, &o) }
+            }
+            d[o] = UInt8(ascii: "]"); o += 1
+            return o
+        }
+    }
+
+    /// An 8-bit string: text when the code page maps it reversibly, else `{"bytes": base64}`.
+    func writeAnsi(_ string: ByteString, to out: inout [UInt8]) {
+        if isUTF8 {
+            Self.reserve(Self.textBound(string.count), in: &out) { d in
+                var o = 0
+                Self.putUTF8Text(string, d, &o)
+                return o
+            }
+        } else if let text = codePage.decodeReversibly(string) {
+            JSONEmit.appendString(text, to: &out)
+        } else {
+            writeBytesObject("bytes", string, to: &out)
+        }
+    }
+
+    func writeBytesObject(_ key: StaticString, _ bytes: ByteString, to out: inout [UInt8]) {
+        Self.reserve(Self.objectBound(bytes.count), in: &out) { d in
+            var o = 0
+            Self.putBytesObject(key, bytes, d, &o)
+            return o
+        }
+    }
+
+    func writeValue(_ value: Value, type: DataType, to out: inout [UInt8]) {
+        guard let size = maximumSize(value) else {
+            // 8-bit text in a code page other than UTF-8.
+            if case .ansiString(let string) = value { writeAnsi(string, to: &out) }
+            return
+        }
+        Self.reserve(size, in: &out) { d in
+            var o = 0
+            Self.put(value, d, &o)
+            return o
+        }
+    }
+
+    // MARK: sizes
+
+    /// The most bytes `put` writes for `value`; nil for 8-bit text in another code page than UTF-8
+    /// (its UTF-8 size is not known before decoding it).
+    @inline(__always)
+    func maximumSize(_ value: Value) -> Int? {
+        switch value {
+        case .ansiString(let s): return isUTF8 ? Self.textBound(s.count) : nil
+        case .wideString(let s), .guid(let s): return Self.textBound(s.count)
+        case .blob(let s): return Self.base64Length(s.count) + 2
+        case .integer, .largeUInt: return 21
+        case .boolean: return 16
+        case .currency: return 32
+        case .decimal: return 300
+        case .float, .singleFloat: return 48
+        case .dateTime: return 64
+        }
+    }
+
+    /// Escaped text of `count` input bytes (every byte as `\u00XX` at worst, a UTF-16 unit as 3
+    /// UTF-8 bytes), or the bytes object when the text is not valid.
+    @inline(__always)
+    static func textBound(_ count: Int) -> Int { max(count * 6 + 2, objectBound(count)) }
+
+    /// `{"decimalBytes": "…"}` and its shorter kin.
+    @inline(__always)
+    static func objectBound(_ count: Int) -> Int { base64Length(count) + 24 }
+
+    @inline(__always)
+    static func base64Length(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Appends `bound` bytes, lets `body` write through a pointer to them and return how many it
+    /// wrote, and drops the rest.
+    @inline(__always)
+    static func reserve(_ bound: Int, in out: inout [UInt8], _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let start = out.count
+        if bound <= zeros.count {
+            zeros.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<bound])) }
+        } else {
+            out.append(contentsOf: repeatElement(0, count: bound))
+        }
+        let written = out.withUnsafeMutableBufferPointer { buffer in body(buffer.baseAddress! + start) }
+        precondition(written <= bound, "JSONValueEmitter: a value outgrew its bound")
+        out.removeLast(bound - written)
+    }
+
+    /// Copied to make room (appending a `repeatElement` goes byte by byte).
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 16)
+
+    // MARK: writing through a pointer
+
+    /// Every value but 8-bit text in a code page other than UTF-8.
+    static func put(_ value: Value, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        switch value {
+        case .ansiString(let s): putUTF8Text(s, d, &o)
+        case .wideString(let s):
+            if !putUTF16LEText(s.bytes, d, &o) { putBytesObject("utf16le", s, d, &o) }
+        case .blob(let s): putBase64String(s, d, &o)
+        case .guid(let s):
+            let printable = s.bytes.withUnsafeBufferPointer { buffer -> Bool in
+                guard buffer.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+                putEscaped(buffer, d, &o)
+                return true
+            }
+            if !printable { putBytesObject("bytes", s, d, &o) }
+        case .integer(let i): putInt64(i, d, &o)
+        case .largeUInt(let u): putUInt64(u, d, &o)
+        case .boolean(let b):
+            switch b {
+            case 0: put("false", d, &o)
+            case 1: put("true", d, &o)
+            default:
+                put("{\"byte\": ", d, &o)
+                putUInt64(UInt64(b), d, &o)
+                d[o] = UInt8(ascii: "}"); o += 1
+            }
+        case .currency(let c):
+            d[o] = UInt8(ascii: "\""); o += 1
+            putCurrency(c, d, &o)
+            d[o] = UInt8(ascii: "\""); o += 1
+        case .decimal(let x):
+            if x.isTextReversible {
+                d[o] = UInt8(ascii: "\""); o += 1
+                putDecimal(x, d, &o)
+                d[o] = UInt8(ascii: "\""); o += 1
+            } else {
+                var raw = ByteWriter()
+                raw.writeInteger(x.low); raw.writeInteger(x.mid); raw.writeInteger(x.high); raw.writeInteger(x.flags)
+                putBytesObject("decimalBytes", ByteString(raw.bytes), d, &o)
+            }
+        case .float(let f):
+            if f.isFinite { putText(f.description, d, &o) } else { putQuoted(FloatText.special(f), d, &o) }
+        case .singleFloat(let f):
+            if f.isFinite { putText(f.description, d, &o) } else { putQuoted(FloatText.special(f), d, &o) }
+        case .dateTime(let x):
+            if let fields = x.exactISOFields {
+                d[o] = UInt8(ascii: "\""); o += 1
+                putDigits(fields.year, 4, d, &o); d[o] = UInt8(ascii: "-"); o += 1
+                putDigits(fields.month, 2, d, &o); d[o] = UInt8(ascii: "-"); o += 1
+                putDigits(fields.day, 2, d, &o); d[o] = UInt8(ascii: "T"); o += 1
+                putDigits(fields.hour, 2, d, &o); d[o] = UInt8(ascii: ":"); o += 1
+                putDigits(fields.minute, 2, d, &o); d[o] = UInt8(ascii: ":"); o += 1
+                putDigits(fields.second, 2, d, &o); d[o] = UInt8(ascii: "."); o += 1
+                putDigits(fields.millisecond, 3, d, &o)
+                d[o] = UInt8(ascii: "\""); o += 1
+            } else {
+                put("{\"oleDate\": ", d, &o)
+                if x.value.isFinite { putText(x.value.description, d, &o) } else { putQuoted(FloatText.special(x.value), d, &o) }
+                d[o] = UInt8(ascii: "}"); o += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    static func put(_ text: StaticString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        (d + o).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        o += text.utf8CodeUnitCount
+    }
+
+    /// Text that needs no escaping (number spellings).
+    static func putText(_ text: String, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        var text = text
+        text.withUTF8 { utf8 in
+            (d + o).update(from: utf8.baseAddress!, count: utf8.count)
+            o += utf8.count
+        }
+    }
+
+    static func putQuoted(_ text: String, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        d[o] = UInt8(ascii: "\""); o += 1
+        putText(text, d, &o)
+        d[o] = UInt8(ascii: "\""); o += 1
+    }
+
+    /// `value` in exactly `width` digits (zero-padded).
+    @inline(__always)
+    static func putDigits(_ value: Int, _ width: Int, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        var rest = value
+        var k = o + width - 1
+        while k >= o {
+            d[k] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+            rest /= 10
+            k -= 1
+        }
+        o += width
+    }
+
+    static func putUInt64(_ value: UInt64, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        var length = 1
+        var probe = value
+        while probe >= 10 { probe /= 10; length += 1 }
+        var rest = value
+        var k = o + length - 1
+        while k >= o {
+            d[k] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+            rest /= 10
+            k -= 1
+        }
+        o += length
+    }
+
+    static func putInt64(_ value: Int64, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        if value < 0 { d[o] = UInt8(ascii: "-"); o += 1 }
+        putUInt64(value.magnitude, d, &o)
+    }
+
+    /// `Currency.description`: decimal text, trailing fractional zeros dropped (`2.5`, `-0.0001`, `3`).
+    static func putCurrency(_ currency: Currency, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        let magnitude = currency.scaled.magnitude
+        if currency.scaled < 0 { d[o] = UInt8(ascii: "-"); o += 1 }
+        putUInt64(magnitude / 10_000, d, &o)
+        var fraction = magnitude % 10_000
+        guard fraction != 0 else { return }
+        var digits = 4
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        d[o] = UInt8(ascii: "."); o += 1
+        putDigits(Int(fraction), digits, d, &o)
+    }
+
+    /// `Decimal96.description`: the magnitude with exactly `scale` fraction digits, `-` when the
+    /// sign bit is set (`1.50`, `201403`, `-0.001`).
+    static func putDecimal(_ decimal: Decimal96, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        // At most 29 digits for 96 bits, least significant first.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digits in
+            var count = 0
+            if decimal.high == 0 {
+                var rest = UInt64(decimal.mid) << 32 | UInt64(decimal.low)
+                repeat {
+                    digits[count] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+                    count += 1
+                    rest /= 10
+                } while rest != 0
+            } else {
+                var limbs = (decimal.high, decimal.mid, decimal.low)
+                while limbs != (0, 0, 0) {
+                    var current = UInt64(limbs.0)
+                    limbs.0 = UInt32(current / 10)
+                    current = (current % 10) << 32 | UInt64(limbs.1)
+                    limbs.1 = UInt32(current / 10)
+                    current = (current % 10) << 32 | UInt64(limbs.2)
+                    limbs.2 = UInt32(current / 10)
+                    digits[count] = UInt8(current % 10) + 48
+                    count += 1
+                }
+            }
+            let scale = decimal.scale
+            if decimal.isNegative { d[o] = UInt8(ascii: "-"); o += 1 }
+            if scale > 0 && count <= scale {
+                d[o] = UInt8(ascii: "0"); d[o + 1] = UInt8(ascii: "."); o += 2
+                for _ in 0..<(scale - count) { d[o] = UInt8(ascii: "0"); o += 1 }
+                for k in stride(from: count - 1, through: 0, by: -1) { d[o] = digits[k]; o += 1 }
+            } else {
+                for k in stride(from: count - 1, through: 0, by: -1) {
+                    if scale > 0 && k == scale - 1 { d[o] = UInt8(ascii: "."); o += 1 }
+                    d[o] = digits[k]; o += 1
+                }
+            }
+        }
+    }
+
+    static func putBase64String(_ bytes: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        d[o] = UInt8(ascii: "\""); o += 1
+        bytes.bytes.withUnsafeBufferPointer { source in
+            Base64Codec.encode(source, to: d + o, alphabet: Base64Codec.standardAlphabet.utf8Start, padded: true)
+        }
+        o += base64Length(bytes.count)
+        d[o] = UInt8(ascii: "\""); o += 1
+    }
+
+    static func putBytesObject(_ key: StaticString, _ bytes: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        put("{\"", d, &o)
+        put(key, d, &o)
+        put("\": ", d, &o)
+        putBase64String(bytes, d, &o)
+        d[o] = UInt8(ascii: "}"); o += 1
+    }
+
+    /// UTF-8 text as a JSON string when the bytes are strict UTF-8, else the bytes object.
+    static func putUTF8Text(_ string: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        // Strict UTF-8 decodes one to one: the text's bytes are the stored bytes.
+        guard string.isValidUTF8 else { return putBytesObject("bytes", string, d, &o) }
+        string.bytes.withUnsafeBufferPointer { putEscaped($0, d, &o) }
+    }
+
+    /// `"…"` with the escaping of `JSONEmit.appendEscaped`, for valid UTF-8.
+    static func putEscaped(_ text: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        d[o] = UInt8(ascii: "\""); o += 1
+        let count = text.count
+        var runStart = 0
+        var k = 0
+        @inline(__always) func flush(_ end: Int) {
+            if runStart < end {
+                (d + o).update(from: text.baseAddress! + runStart, count: end - runStart)
+                o += end - runStart
+            }
+        }
+        while k < count {
+            let raw = UnsafeRawPointer(text.baseAddress!)
+            while count &- k >= 8 && !JSONEmit.needsEscape(raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) {
+                k &+= 8
+            }
+            if k >= count { break }
+            let byte = text[k]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                k &+= 1
+                continue
+            }
+            flush(k)
+            putEscape(byte, d, &o)
+            k &+= 1
+            runStart = k
+        }
+        flush(count)
+        d[o] = UInt8(ascii: "\""); o += 1
+    }
+
+    /// The escape of an ASCII byte that needs one.
+    @inline(__always)
+    static func putEscape(_ byte: UInt8, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        d[o] = UInt8(ascii: "\\"); o += 1
+        switch byte {
+        case 0x22: d[o] = UInt8(ascii: "\""); o += 1
+        case 0x5C: d[o] = UInt8(ascii: "\\"); o += 1
+        case 0x0A: d[o] = UInt8(ascii: "n"); o += 1
+        case 0x0D: d[o] = UInt8(ascii: "r"); o += 1
+        case 0x09: d[o] = UInt8(ascii: "t"); o += 1
+        case 0x08: d[o] = UInt8(ascii: "b"); o += 1
+        case 0x0C: d[o] = UInt8(ascii: "f"); o += 1
+        default:
+            let hex = ("0123456789abcdef" as StaticString).utf8Start
+            d[o] = UInt8(ascii: "u"); d[o + 1] = UInt8(ascii: "0"); d[o + 2] = UInt8(ascii: "0")
+            d[o + 3] = hex[Int(byte >> 4)]; d[o + 4] = hex[Int(byte & 0x0F)]
+            o += 5
+        }
+    }
+
+    /// `"…"`: UTF-16LE bytes as escaped UTF-8 (what `appendString` writes for the text
+    /// `WideText.decode` gives), and true; nothing and false when the bytes are not well-formed
+    /// UTF-16LE (odd length, unpaired surrogate).
+    static func putUTF16LEText(_ bytes: ArraySlice<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
+        guard bytes.count % 2 == 0 else { return false }
+        let units = bytes.count / 2
+        let start = o
+        let ok = bytes.withUnsafeBytes { source -> Bool in
+            d[o] = UInt8(ascii: "\""); o += 1
+            var i = 0
+            @inline(__always) func unit(_ k: Int) -> UInt32 {
+                UInt32(source[2 &* k]) | UInt32(source[2 &* k &+ 1]) << 8
+            }
+            while i < units {
+                let u = unit(i)
+                i &+= 1
+                if u < 0x80 {
+                    let byte = UInt8(truncatingIfNeeded: u)
+                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                        d[o] = byte; o &+= 1
+                    } else {
+                        putEscape(byte, d, &o)
+                    }
+                } else if u < 0x800 {
+                    d[o] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
+                    d[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                    o &+= 2
+                } else if u & 0xF800 != 0xD800 {
+                    d[o] = UInt8(truncatingIfNeeded: 0xE0 | u >> 12)
+                    d[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | u >> 6 & 0x3F)
+                    d[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                    o &+= 3
+                } else {
+                    // A high surrogate followed by a low one; anything else is ill-formed.
+                    guard u <= 0xDBFF, i < units else { return false }
+                    let low = unit(i)
+                    guard low & 0xFC00 == 0xDC00 else { return false }
+                    i &+= 1
+                    let scalar = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
+                    d[o] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+                    d[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+                    d[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+                    d[o &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                    o &+= 4
+                }
+            }
+            d[o] = UInt8(ascii: "\""); o += 1
+            return true
+        }
+        if !ok { o = start }
+        return ok
+    }
+}
