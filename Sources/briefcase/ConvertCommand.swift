@@ -69,7 +69,7 @@ struct ConvertCommand: ParsableCommand {
         progress?.attachToReads()
         defer { progress?.finish() }
         let loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
-                                          announceEncoding: outputFormat == .json)
+                                          announceEncoding: [.json, .folder, .snapshot].contains(outputFormat)) // where text is written
         for warning in loaded.warnings { Console.warning("\(input): \(warning)") }
         do {
             switch outputFormat {

@@ -279,3 +279,19 @@ extension CLITests {
         #expect(slowest < 1.0, "slowest run took \(slowest) s")
     }
 }
+
+extension CLITests {
+    /// Where 8-bit text is turned into text (JSON, folder file names and Properties.plist), the tool
+    /// says which code page it chose when it is not UTF-8; binary to binary needs no code page.
+    @Test func saysWhichCodePageItChose() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gbk = Self.fixtures.appendingPathComponent("gbk.daBriefcase").path
+        let folder = try Self.run(["convert", gbk, dir.appendingPathComponent("g.briefcase").path])
+        #expect(folder.status == 0)
+        #expect(folder.stderr.contains("read as gbk"))
+        let binary = try Self.run(["convert", gbk, dir.appendingPathComponent("g.bin2").path, "--to", "dabriefcase"])
+        #expect(binary.status == 0)
+        #expect(binary.stderr.isEmpty)
+    }
+}
