@@ -1,4 +1,5 @@
 import Testing
+import BriefcaseTestSupport
 @testable import BriefcaseKit
 
 /// Seeded random mutations of every fixture: bit flips, bytes set to edge values, inserted
@@ -10,7 +11,7 @@ import Testing
 /// re-encodes and decodes again to the same model — and, when the mutant is laid out the way
 /// the encoder lays files out and decodes without warnings, re-encodes to the mutant's bytes.
 /// None may trap (that would end the test process) or take long. The mutants are the same on
-/// every run (SplitMix64 seeded from the fixture name and the mutation kind).
+/// every run (`SplitMix64` seeded from the fixture name and the mutation kind).
 @Suite struct MutationTests {
     enum Kind: String, CaseIterable, Sendable {
         case bitFlips, edgeBytes, insertedRandom, insertedCopy, deletedRange, absurdCount
@@ -23,7 +24,7 @@ import Testing
     func mutantsAreRejectedOrRoundTrip(name: String, kind: Kind) throws {
         let bytes = try TestPaths.fixture(name)
         let bin2 = name.hasSuffix(".bin2")
-        var rng = SplitMix64(seed: fnv1a(name + "/" + kind.rawValue))
+        var rng = SplitMix64(state: fnv1a(name + "/" + kind.rawValue))
         var outcome = Outcome()
         let clock = ContinuousClock()
         for _ in 0 ..< Self.mutantsPerKind {
@@ -45,7 +46,7 @@ import Testing
     @Test func mutationsAreDeterministic() throws {
         let bytes = try TestPaths.fixture("nulls.daBriefcase")
         for kind in Kind.allCases {
-            var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42)
+            var a = SplitMix64(state: 42), b = SplitMix64(state: 42)
             for _ in 0 ..< 20 {
                 let (x, _) = Self.mutate(bytes, kind, &a)
                 let (y, _) = Self.mutate(bytes, kind, &b)
@@ -160,19 +161,6 @@ import Testing
             }
             return (mutant, "Int32 at \(offset) (was \(current)) = \(value)")
         }
-    }
-}
-
-/// SplitMix64: a small, fast, seedable generator (the same sequence on every platform).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -130,6 +130,11 @@ struct ValueReader {
         for changeNode in try object.member("changes").array() {
             delta.changes.append(try self.change(changeNode.object(), types: types))
         }
+        // A `firstChangeCount` equal to the number of changes is the full layout (the binary
+        // form cannot tell them apart): the model is then the one the written file reads back as.
+        if case .mismatchedCounts(let first) = delta.layout, Int(first) == delta.changes.count {
+            delta.layout = .full
+        }
         return delta
     }
 

@@ -34,7 +34,7 @@ public enum Bin2Encoder {
 
     /// A bare Bin2 stream.
     public static func encode(_ stream: Bin2Stream) throws(BriefcaseError) -> [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: estimatedSize(stream))
         try encode(stream, into: &writer)
         return writer.bytes
     }
@@ -83,6 +83,43 @@ public enum Bin2Encoder {
                 }
             }
         }
+    }
+
+    /// About the bytes `stream` takes (exact for rows, close for the rest), so that a writer can
+    /// be made that size at once: growing a buffer of a gigabyte by doubling copies it again and
+    /// again, and touches twice the memory. Memory reserved and never written costs nothing.
+    static func estimatedSize(_ stream: Bin2Stream) -> Int {
+        func valueSize(_ value: Value?) -> Int {
+            switch value {
+            case nil: return 0
+            case .ansiString(let s)?, .wideString(let s)?, .blob(let s)?: return 4 + s.count
+            case .guid(let s)?: return s.count
+            case .decimal?: return 16
+            default: return 8
+            }
+        }
+        func listsSize(_ lists: [[SchemaProperty]]) -> Int {
+            lists.reduce(8) { total, list in list.reduce(total) { $0 + 8 + $1.name.count + ($1.value?.count ?? 0) } }
+        }
+        var size = 12 + 4
+        for element in stream.elements {
+            size += 16 + element.name.count
+            switch element {
+            case .table(let table):
+                size += 13 + (table.schema.map { listsSize($0.fields) + listsSize($0.parameters) } ?? 0)
+                size += table.fields.reduce(0) { $0 + 9 + $1.name.count }
+                let maskSize = (table.fields.count + 7) / 8
+                for row in table.rows { size += row.reduce(maskSize) { $0 + valueSize($1) } }
+            case .delta(let delta):
+                size += 13 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + delta.keyFields.reduce(0) { $0 + 4 + $1.count }
+                let maskSize = (delta.loggedFields.count + 7) / 8
+                for change in delta.changes {
+                    size += 16 + change.message.count + 2 * maskSize
+                    size += change.oldValues.reduce(0) { $0 + valueSize($1) } + change.newValues.reduce(0) { $0 + valueSize($1) }
+                }
+            }
+        }
+        return size
     }
 
     /// The bytes `row` takes (mask and values), or nil when it has a problem (wrong width, a value

@@ -18,16 +18,38 @@ extension Briefcase {
         /// (case-insensitive) make one table; a second dataset of a name makes another.
         static func group<T>(_ items: [T], kind: (T) -> ElementKind, name: (T) -> ByteString) -> [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] {
             var groups: [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] = []
+            // The groups of each name still missing a dataset (or a delta), first created first:
+            // the first group a new item joins, found without scanning every group (Spec/robustness.md).
+            var waiting: [WaitingKey: WaitingGroups] = [:]
             for item in items {
                 let itemName = name(item)
                 let isTable = kind(item) == .table
-                if let i = groups.firstIndex(where: { namesMatch($0.name, itemName) && (isTable ? $0.dataset == nil : $0.delta == nil) }) {
+                let key = nameKey(itemName)
+                if let i = waiting[WaitingKey(name: key, missingTable: isTable)]?.popFirst() {
                     if isTable { groups[i].dataset = item } else { groups[i].delta = item }
                 } else {
                     groups.append((itemName, isTable ? item : nil, isTable ? nil : item, !isTable))
+                    waiting[WaitingKey(name: key, missingTable: !isTable), default: WaitingGroups()].append(groups.count - 1)
                 }
             }
             return groups
+        }
+
+        private struct WaitingKey: Hashable {
+            var name: [UInt8]
+            var missingTable: Bool
+        }
+
+        /// Group indices in creation order, taken from the front.
+        private struct WaitingGroups {
+            var indices: [Int] = []
+            var head = 0
+            mutating func append(_ index: Int) { indices.append(index) }
+            mutating func popFirst() -> Int? {
+                guard head < indices.count else { return nil }
+                head += 1
+                return indices[head - 1]
+            }
         }
 
         static func group(_ elements: [Element]) -> [(name: ByteString, dataset: Table?, delta: Delta?, deltaFirst: Bool)] {

@@ -73,7 +73,8 @@ public enum BriefcaseFileCodec {
     }
 
     public static func encode(_ file: BriefcaseFile) throws(BriefcaseError) -> [UInt8] {
-        var writer = ByteWriter()
+        let header = file.properties.reduce(16 + file.headerPadding.count) { $0 + 8 + $1.name.count + $1.value.count }
+        var writer = ByteWriter(capacity: header + Bin2Encoder.estimatedSize(file.stream))
         writer.writeBytes(Array(signature.utf8))
         writer.writeInt32(0) // data offset, patched below
         writer.writeInt32(try ByteWriter.int32(file.properties.count, "property count"))

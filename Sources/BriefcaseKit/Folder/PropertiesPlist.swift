@@ -38,6 +38,13 @@ public enum PropertiesPlist {
         if bytes.starts(with: Array("bplist".utf8)) {
             return try decodeBinary(bytes)
         }
+        // FoundationXML's XMLParser traps on an element name that is not valid UTF-8 (libxml2
+        // passes such bytes through, and the parser force-unwraps the name as a String), so no
+        // such input reaches it: an XML Properties.plist must be UTF-8, as every writer makes it
+        // (Spec/robustness.md; Fuzz/corpus/plist/crash-invalid-utf8-name.plist).
+        guard bytes.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) else {
+            throw BriefcaseError(.invalidData, "not a property list of strings: the XML is not valid UTF-8")
+        }
         let parser = OrderedPlistParser(bytes)
         guard let entries = parser.parse() else {
             throw BriefcaseError(.invalidData, "not a property list of strings: \(parser.problem ?? "malformed XML")")

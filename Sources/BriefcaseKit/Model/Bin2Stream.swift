@@ -76,6 +76,13 @@ public func namesMatch(_ a: ByteString, _ b: ByteString) -> Bool {
     (65...90).contains(byte) ? byte | 0x20 : byte
 }
 
+/// The name with ASCII letters lower-cased: `namesMatch(a, b)` exactly when `nameKey(a) ==
+/// nameKey(b)`. Keys a dictionary that finds matching names in constant time (comparing every
+/// name with every other is quadratic in the number of elements, which a file chooses).
+func nameKey(_ name: ByteString) -> [UInt8] {
+    name.bytes.map(asciiLower)
+}
+
 extension Bin2Stream {
     /// The first table named `name` (case-insensitive).
     public func table(named name: ByteString) -> Table? {

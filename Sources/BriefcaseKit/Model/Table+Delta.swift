@@ -57,15 +57,19 @@ extension Table {
     /// `applying(_:)`, reporting for each change which row it touched and how (same rules).
     public func replaying(_ delta: Delta) -> DeltaReplay {
         var problems: [DeltaApplicationProblem] = []
-        // Logged field position → table column.
-        let columns: [Int?] = delta.loggedFields.map { logged in
-            fields.firstIndex { namesMatch($0.name, logged.name) }
+        // Logged field position → table column (the first of that name; a dictionary, not a
+        // scan of the fields per logged field).
+        var columnByName: [[UInt8]: Int] = [:]
+        for (column, field) in fields.enumerated() where columnByName[nameKey(field.name)] == nil {
+            columnByName[nameKey(field.name)] = column
         }
+        let columns: [Int?] = delta.loggedFields.map { columnByName[nameKey($0.name)] }
         for (i, column) in columns.enumerated() where column == nil {
             problems.append(DeltaApplicationProblem(message: "logged field '\(delta.loggedFields[i].name)' is not a column of the table; its values are ignored"))
         }
         let keyLogged = keyPositions(delta)
         var rows: [Row?] = self.rows.map { $0 }
+        var lookup = RowLookup(rows: rows, keyColumns: keyLogged?.compactMap { columns[$0] })
         var replays: [ChangeReplay] = []
         replays.reserveCapacity(delta.changes.count)
 
@@ -81,10 +85,11 @@ extension Table {
                     if let column, i < change.newValues.count { row[column] = change.newValues[i] }
                 }
                 rows.append(row)
+                lookup.add(row, at: rows.count - 1)
                 replays.append(ChangeReplay(outcome: .inserted, slot: rows.count - 1, before: nil, after: row))
             case .update, .delete:
                 // (table column, expected value) pairs that identify the row.
-                var criteria: [(Int, Value?)] = []
+                var criteria: [(column: Int, value: Value?)] = []
                 if let keyLogged {
                     for position in keyLogged {
                         guard let column = columns[position] else { continue }
@@ -102,16 +107,14 @@ extension Table {
                     replays.append(notApplied)
                     continue
                 }
-                let matches = rows.indices.filter { r in
-                    guard let row = rows[r] else { return false }
-                    return criteria.allSatisfy { column, value in row[column] == value }
-                }
+                let matches = lookup.matches(criteria, in: rows)
                 guard matches.count == 1, let match = matches.first else {
                     problem("\(change.type) matches \(matches.isEmpty ? "no row" : "\(matches.count) rows"); not applied")
                     replays.append(notApplied)
                     continue
                 }
                 let before = rows[match]
+                lookup.remove(before!, at: match)
                 if change.type == .delete {
                     rows[match] = nil
                     replays.append(ChangeReplay(outcome: .deleted, slot: match, before: before, after: nil))
@@ -125,6 +128,7 @@ extension Table {
                             rows[match]![column] = nil
                         }
                     }
+                    lookup.add(rows[match]!, at: match)
                     replays.append(ChangeReplay(outcome: .updated, slot: match, before: before, after: rows[match]))
                 }
             default:
@@ -144,7 +148,65 @@ extension Table {
                 if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyNames.append(fields[i].name) }
             }
         }
-        let positions = keyNames.compactMap { key in delta.loggedFields.firstIndex { namesMatch($0.name, key) } }
+        var loggedByName: [[UInt8]: Int] = [:]
+        for (position, logged) in delta.loggedFields.enumerated() where loggedByName[nameKey(logged.name)] == nil {
+            loggedByName[nameKey(logged.name)] = position
+        }
+        let positions = keyNames.compactMap { loggedByName[nameKey($0)] }
         return positions.isEmpty ? nil : positions
+    }
+}
+
+/// The live rows (slots) by the values of some columns, kept up to date while a delta is
+/// replayed, so that finding a change's row does not scan every row: that costs rows × changes,
+/// minutes for a crafted file of a few hundred KB (Spec/robustness.md).
+///
+/// With a key, every change names the same key columns: one hash table from their values to the
+/// rows answers each change exactly. Without one (changes matched on their old values), each
+/// column asked about gets a hash table of its own, and the rows of the column whose value is
+/// rarest are checked against every criterion.
+private struct RowLookup {
+    private let keyColumns: [Int]?
+    private var byKey: [[Value?]: Set<Int>] = [:]
+    /// Built for a column the first time a change asks about it.
+    private var byColumn: [Int: [Value?: Set<Int>]] = [:]
+
+    init(rows: [Row?], keyColumns: [Int]?) {
+        self.keyColumns = keyColumns?.isEmpty == false ? keyColumns : nil
+        guard let keyColumns = self.keyColumns else { return }
+        for (slot, row) in rows.enumerated() {
+            if let row { byKey[keyColumns.map { row[$0] }, default: []].insert(slot) }
+        }
+    }
+
+    /// The slots of the live rows whose value in each criterion's column equals its value.
+    mutating func matches(_ criteria: [(column: Int, value: Value?)], in rows: [Row?]) -> Set<Int> {
+        if let keyColumns, criteria.map(\.column) == keyColumns {
+            return byKey[criteria.map(\.value)] ?? []
+        }
+        var rarest: Set<Int>?
+        for (column, value) in criteria {
+            if byColumn[column] == nil {
+                var index: [Value?: Set<Int>] = [:]
+                for (slot, row) in rows.enumerated() {
+                    if let row { index[row[column], default: []].insert(slot) }
+                }
+                byColumn[column] = index
+            }
+            let candidates = byColumn[column]![value] ?? []
+            if rarest == nil || candidates.count < rarest!.count { rarest = candidates }
+        }
+        guard let rarest else { return [] }
+        return rarest.filter { slot in criteria.allSatisfy { rows[slot]![$0.column] == $0.value } }
+    }
+
+    mutating func add(_ row: Row, at slot: Int) {
+        if let keyColumns { byKey[keyColumns.map { row[$0] }, default: []].insert(slot) }
+        for column in byColumn.keys { byColumn[column]![row[column], default: []].insert(slot) }
+    }
+
+    mutating func remove(_ row: Row, at slot: Int) {
+        if let keyColumns { byKey[keyColumns.map { row[$0] }]?.remove(slot) }
+        for column in byColumn.keys { byColumn[column]![row[column]]?.remove(slot) }
     }
 }

@@ -8,9 +8,11 @@ extension ValidationRun {
     /// Two tables (or two deltas) whose names match ASCII case-insensitively: Data Abstract keys
     /// elements by lower-cased name (`t#orders`), so one of them would be lost.
     mutating func checkDuplicateNames() {
-        var seen: [Listed] = []
+        // The first element of each kind and name (`nameKey`: no comparison of every pair).
+        var seen: [ElementKind: [[UInt8]: Listed]] = [:]
         for item in listed {
-            if let first = seen.first(where: { $0.kind == item.kind && namesMatch($0.name, item.name) }) {
+            let key = nameKey(item.name)
+            if let first = seen[item.kind]?[key] {
                 let kind = item.kind.label
                 let where_ = first.entryOffset.map { " (index entry at offset \($0)\(first.file.map { " of \($0)" } ?? ""))" }
                     ?? first.file.map { " (in \($0))" } ?? ""
@@ -18,7 +20,7 @@ extension ValidationRun {
                     "a second \(kind) named '\(codePage.decodeForDisplay(item.name))': '\(codePage.decodeForDisplay(first.name))'\(where_) has the same name ignoring case, and Data Abstract keeps only one \(kind) per name"
                 }, offset: item.entryOffset, element: item.name, file: item.file)
             } else {
-                seen.append(item)
+                seen[item.kind, default: [:]][key] = item
             }
         }
     }
@@ -180,16 +182,23 @@ extension ValidationRun {
     /// Every logged field is a column of the delta's table (when the briefcase has it), with the
     /// same type code.
     private mutating func checkLoggedFields(_ delta: Delta, loggedStarts: [Int?], file: String?) {
-        let tables = located.compactMap { item -> (Table, String?)? in
-            if case .table(let t) = item.element, namesMatch(t.name, delta.name) { return (t, item.file) }
-            return nil
+        // Tables by name, built once: not a scan of every element per delta (Spec/robustness.md).
+        if tablesByName == nil {
+            var index: [[UInt8]: [(Table, String?)]] = [:]
+            for item in located {
+                if case .table(let t) = item.element { index[nameKey(t.name), default: []].append((t, item.file)) }
+            }
+            tablesByName = index
         }
+        let tables = tablesByName?[nameKey(delta.name)] ?? []
         // The table in the same file first (folders keep a table and its delta together).
         guard let table = (tables.first { $0.1 == file } ?? tables.first)?.0 else { return }
         let name = delta.name
+        var columnByName: [[UInt8]: FieldDescriptor] = [:]
+        for field in table.fields where columnByName[nameKey(field.name)] == nil { columnByName[nameKey(field.name)] = field }
         for (i, field) in delta.loggedFields.enumerated() {
             let fieldName = field.name
-            guard let column = table.fields.first(where: { namesMatch($0.name, field.name) }) else {
+            guard let column = columnByName[nameKey(field.name)] else {
                 add(.error, .loggedFields, { codePage in
                     "logged field \(i) '\(codePage.decodeForDisplay(fieldName))' is not a column of table '\(codePage.decodeForDisplay(table.name))'"
                 }, offset: loggedStarts[i], element: name, file: file)

@@ -136,6 +136,12 @@ struct ValidationRun {
     var listed: [Listed] = []
     var properties: [BriefcaseProperty] = []
     var counts: [CapKey: Int] = [:]
+    /// The keys past `Validator.findingLimit`, in the order they got there, with the severity of
+    /// the last finding kept for each (no scan of `pending` per key: that was quadratic).
+    var capped: [CapKey] = []
+    var lastSeverity: [CapKey: Severity] = [:]
+    /// The decoded tables by `nameKey`, for matching deltas to tables (built on first use).
+    var tablesByName: [[UInt8]: [(Table, String?)]]?
     /// Set while the model checks run.
     var codePage: CodePage = .utf8
 
@@ -154,7 +160,9 @@ struct ValidationRun {
         let key = CapKey(file: file, element: element, check: check)
         let count = counts[key, default: 0] + 1
         counts[key] = count
+        if count == Validator.findingLimit + 1 { capped.append(key) }
         guard count <= Validator.findingLimit else { return }
+        lastSeverity[key] = severity
         pending.append(Pending(severity: severity, check: check, message: message, offset: offset, element: element, file: file))
     }
 
@@ -272,8 +280,8 @@ struct ValidationRun {
             case .delta(let delta): checkDelta(delta, at: item)
             }
         }
-        for (key, count) in counts where count > Validator.findingLimit {
-            let severity = pending.last { $0.check == key.check && $0.element == key.element && $0.file == key.file }?.severity ?? .error
+        for key in capped {
+            let count = counts[key] ?? 0, severity = lastSeverity[key] ?? .error
             let more = "\(count - Validator.findingLimit) more \(key.check.rawValue) findings in this element are not shown"
             pending.append(Pending(severity: severity, check: key.check, message: { _ in more },
                                    offset: nil, element: key.element, file: key.file))
