@@ -29,6 +29,10 @@ BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
 
+hash_stdin() {
+  if command -v sha256sum > /dev/null; then sha256sum; else shasum -a 256; fi | cut -d' ' -f1
+}
+
 usage() {
   sed -n '3,8p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
@@ -36,8 +40,8 @@ usage() {
 
 deps_of() {
   case "$1" in
-    briefcase|bin2|plist|gzip) echo "BriefcaseKit BriefcaseJSON" ;;
-    json) echo "BriefcaseKit BriefcaseJSON" ;;
+    # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
+    briefcase|bin2|plist|json|gzip) echo "BriefcaseKit BriefcaseJSON" ;;
     snapshot) echo "BriefcaseKit BriefcaseJSON DatastoreKit" ;;
     *) return 1 ;;
   esac
@@ -72,7 +76,7 @@ build_module() {
   [ ${#sources[@]} -gt 0 ] || { echo "fuzz: no sources in Sources/$name" >&2; return 1; }
   local stamp
   stamp=$( { echo "${FLAGS[*]}"; "$SWIFTC" --version 2>&1; cat "${sources[@]}";
-             for dep in "$@"; do cat "$BUILD/obj/$dep.stamp"; done; } | sha256sum | cut -d' ' -f1)
+             for dep in "$@"; do cat "$BUILD/obj/$dep.stamp"; done; } | hash_stdin)
   if [ -f "$BUILD/obj/$name.o" ] && [ "$(cat "$BUILD/obj/$name.stamp" 2>/dev/null)" = "$stamp" ]; then
     return 0
   fi

@@ -38,12 +38,8 @@ public enum PropertiesPlist {
         if bytes.starts(with: Array("bplist".utf8)) {
             return try decodeBinary(bytes)
         }
-        // FoundationXML's XMLParser traps on an element name that is not valid UTF-8 (libxml2
-        // passes such bytes through, and the parser force-unwraps the name as a String), so no
-        // such input reaches it: an XML Properties.plist must be UTF-8, as every writer makes it
-        // (Spec/robustness.md; Fuzz/corpus/plist/crash-invalid-utf8-name.plist).
-        guard bytes.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) else {
-            throw BriefcaseError(.invalidData, "not a property list of strings: the XML is not valid UTF-8")
+        if let problem = unsupportedXML(bytes) {
+            throw BriefcaseError(.invalidData, "not a property list of strings: \(problem)")
         }
         let parser = OrderedPlistParser(bytes)
         guard let entries = parser.parse() else {
@@ -71,6 +67,52 @@ public enum PropertiesPlist {
             }
         }
         return entries
+    }
+
+    /// Why `XMLParser` must not see `bytes` (nil: it may). FoundationXML (Swift 6.3) traps on a
+    /// name that is not UTF-8, on a processing instruction without data (`<?x?>`) and on DTD
+    /// declarations without a public id or a default value (`<!NOTATION n SYSTEM "x">`,
+    /// `<!ATTLIST a b CDATA #IMPLIED>`, unparsed entities). A plist needs none of that, so an XML
+    /// `Properties.plist` must be valid UTF-8 (any encoding it declares is UTF-8), with no
+    /// processing instruction besides the XML declaration and no internal DTD subset. The check is
+    /// on the raw bytes: `<?` or `<!…` declarations inside comments or CDATA are refused too.
+    /// (Spec/robustness.md; Fuzz/corpus/plist/crash-*.)
+    static func unsupportedXML(_ bytes: [UInt8]) -> String? {
+        guard bytes.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) else { return "the XML is not valid UTF-8" }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        func starts(_ text: String, at index: Int) -> Bool { bytes[index...].starts(with: text.utf8) }
+        func find(_ byte: UInt8, from index: Int) -> Int? { bytes[index...].firstIndex(of: byte) }
+        var i = starts("\u{FEFF}", at: 0) ? 3 : 0
+        if starts("<?xml", at: i), i + 5 < bytes.count, isSpace(bytes[i + 5]) {
+            guard let close = find(UInt8(ascii: ">"), from: i), bytes[close - 1] == UInt8(ascii: "?") else {
+                return "the XML declaration does not end"
+            }
+            let declaration = String(decoding: bytes[i ..< close], as: UTF8.self)
+            if let range = declaration.range(of: "encoding") {
+                // encoding = "NAME" (or 'NAME')
+                let parts = declaration[range.upperBound...].split(omittingEmptySubsequences: false) { $0 == "\"" || $0 == "'" }
+                let value = parts.count >= 2 && parts[0].allSatisfy({ $0 == "=" || $0.isWhitespace }) ? String(parts[1]) : ""
+                guard ["utf-8", "utf8"].contains(value.lowercased()) else {
+                    return "the XML declares the encoding '\(value)' (a Properties.plist is read as UTF-8)"
+                }
+            }
+            i = close + 1
+        }
+        while let open = find(UInt8(ascii: "<"), from: i) {
+            guard open + 1 < bytes.count else { break }
+            if bytes[open + 1] == UInt8(ascii: "?") { return "processing instructions are not allowed (offset \(open))" }
+            if bytes[open + 1] == UInt8(ascii: "!"), !starts("<!--", at: open), !starts("<![CDATA[", at: open) {
+                guard starts("<!DOCTYPE", at: open) else { return "DTD declarations are not allowed (offset \(open))" }
+                guard let close = find(UInt8(ascii: ">"), from: open) else { return "the DOCTYPE does not end (offset \(open))" }
+                let body = bytes[open + 1 ..< close]
+                if body.contains(UInt8(ascii: "[")) { return "an internal DTD subset is not allowed (offset \(open))" }
+                if body.contains(UInt8(ascii: "<")) { return "the DOCTYPE is malformed (offset \(open))" }
+                i = close + 1
+                continue
+            }
+            i = open + 1
+        }
+        return nil
     }
 
     /// True when XML 1.0 can carry `text` (no control characters but tab, LF and CR; no U+FFFE/U+FFFF).
@@ -136,6 +178,9 @@ private final class OrderedPlistParser: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
+    /// `<![CDATA[…]]>` text is text too (it was dropped).
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
+
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         defer { path.removeLast(); text = "" }
         switch name {
@@ -149,6 +194,9 @@ private final class OrderedPlistParser: NSObject, XMLParserDelegate {
             }
             entries.append((pendingKey!, .data([UInt8](data))))
             pendingKey = nil
+        case "dict":
+            // A key without a value was dropped without a word.
+            if let pendingKey { fail("property '\(pendingKey)' has no value") }
         default: break
         }
     }
