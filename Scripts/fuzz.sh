@@ -136,35 +136,39 @@ seeds_of() {
   echo "$dir"
 }
 
-case "${1:-}" in
-  --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
-  --probe) probe; exit $? ;;
-  --build) [ $# -eq 2 ] || usage; build_target "$2"; exit 0 ;;
-  ""|-h|--help) usage ;;
-esac
-[ $# -ge 2 ] || usage
-target="$1"; seconds="$2"; shift 2
-[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+# The whole run is one function, read before it starts: editing this file while a run is in
+# progress cannot change what that run does.
+main() {
+  case "${1:-}" in
+    --list) printf '%s\n' "${TARGETS[@]}"; return 0 ;;
+    --probe) probe; return $? ;;
+    --build) [ $# -eq 2 ] || usage; build_target "$2"; return 0 ;;
+    ""|-h|--help) usage ;;
+  esac
+  [ $# -ge 2 ] || usage
+  local target="$1" seconds="$2"; shift 2
+  [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
-build_target "$target"
-corpus="$BUILD/corpus/$target"
-artifacts="$BUILD/artifacts/$target"
-tmp="$BUILD/tmp/$target"
-mkdir -p "$corpus" "$artifacts" "Fuzz/corpus/$target"
-rm -rf "$tmp"; mkdir -p "$tmp"
-seeds=$(seeds_of "$target")
+  build_target "$target"
+  local corpus="$BUILD/corpus/$target" artifacts="$BUILD/artifacts/$target" tmp="$BUILD/tmp/$target" seeds
+  mkdir -p "$corpus" "$artifacts" "Fuzz/corpus/$target"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  seeds=$(seeds_of "$target")
 
-echo "fuzz: $target for ${seconds}s (corpus $corpus, seeds Fuzz/corpus/$target $seeds)" >&2
-status=0
-# (Swift's own crash backtracer would fight ASan's; libFuzzer prints the stack.)
-FUZZ_TMPDIR="$(cd "$tmp" && pwd)" SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
-  LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/Fuzz/lsan.supp:print_suppressions=0}" \
-  "$BUILD/bin/$target" \
-  -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -workers=1 \
-  -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" \
-  "$corpus" "Fuzz/corpus/$target" "$seeds" || status=$?
-rm -rf "$tmp"
-if [ $status -ne 0 ]; then
-  echo "fuzz: $target FAILED (exit $status); the input is in $artifacts/" >&2
-fi
-exit $status
+  echo "fuzz: $target for ${seconds}s (corpus $corpus, seeds Fuzz/corpus/$target $seeds)" >&2
+  local status=0
+  # (Swift's own crash backtracer would fight ASan's; libFuzzer prints the stack.)
+  FUZZ_TMPDIR="$(cd "$tmp" && pwd)" SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
+    LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/Fuzz/lsan.supp:print_suppressions=0}" \
+    "$BUILD/bin/$target" \
+    -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -workers=1 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" \
+    "$corpus" "Fuzz/corpus/$target" "$seeds" || status=$?
+  rm -rf "$tmp"
+  if [ $status -ne 0 ]; then
+    echo "fuzz: $target FAILED (exit $status); the input is in $artifacts/" >&2
+  fi
+  return $status
+}
+
+main "$@"; exit $?

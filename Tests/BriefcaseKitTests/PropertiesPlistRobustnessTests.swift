@@ -1,11 +1,14 @@
+import Foundation
 import Testing
+import BriefcaseTestSupport
 @testable import BriefcaseKit
 
-/// `Properties.plist` comes from the folder, so it is untrusted input: what FoundationXML's
-/// `XMLParser` would trap on is refused before it gets there (found by the `plist` fuzz target;
+/// `Properties.plist` comes from the folder, so it is untrusted input. Foundation's readers
+/// crashed on some of it, so the package reads plists itself (`XMLPlistReader`, `BinaryPlist`)
+/// and refuses what they trapped on (found by the `plist` fuzz target;
 /// Spec/robustness.md, Fuzz/corpus/plist/).
 @Suite struct PropertiesPlistRobustnessTests {
-    /// Each of these killed the process inside `XMLParser` (Swift 6.3.1).
+    /// Each of these killed the process inside Foundation's `XMLParser` (Swift 6.3.1).
     static let trapping: [(String, [UInt8])] = [
         ("element name not UTF-8", Array("<plist><dict><key>a</key><".utf8) + [0xFF, 0xFF] + Array("/></dict></plist>".utf8)),
         ("processing instruction without data", Array(#"<?xml version="1.0"?><?foo?><plist><dict/></plist>"#.utf8)),
@@ -31,6 +34,8 @@ import Testing
         #"<!DOCTYPE plist <!DOCTYPE plist>><plist><dict/></plist>"#,
         #"<!ELEMENT plist ANY><plist><dict/></plist>"#,
         #"<!DOCTYPE plist"#,
+        // Not traps, but read as no properties by XMLParser, which did not parse under 4 bytes.
+        "", "abc",
         // Not a trap, but a key without a value was silently dropped.
         #"<plist><dict><key>a</key><string>x</string><key>b</key></dict></plist>"#,
     ])
@@ -52,6 +57,81 @@ import Testing
             """#
         let entries = try PropertiesPlist.decode(Array(text.utf8))
         #expect(entries.count == 1 && entries[0].key == "k" && entries[0].value == .string("1 < 2 & 😀"))
+    }
+
+    /// `XMLPlistReader` reads XML as XML does: empty elements, attributes, line ends, character
+    /// references, duplicate keys in order; and refuses what is not a plist of strings.
+    @Test func xmlReaderReadsTheSubset() throws {
+        let text = "<plist version=\"1.0\">\r\n<dict>\n<key/><string/>\n<key a='1'>k</key ><string>a\r\nb\rc&#13;&#x41;&#66;&quot;&apos;&lt;&gt;</string>"
+            + "<key>d</key><data/><key>k</key><data>\n AAEC\n /w==\n</data></dict></plist>\n"
+        let entries = try PropertiesPlist.decode(Array(text.utf8))
+        #expect(entries.map(\.key) == ["", "k", "d", "k"])
+        #expect(entries.map(\.value) == [.string(""), .string("a\nb\nc\rAB\"'<>"), .data([]), .data([0, 1, 2, 255])])
+        #expect(try PropertiesPlist.decode(Array("<plist/>".utf8)).isEmpty)
+        #expect(try PropertiesPlist.decode(Array("<plist><dict/></plist>".utf8)).isEmpty)
+        for bad in [
+            "<plist><dict><key>a</key><dict/></dict></plist>", "<plist><array/></plist>",
+            "<plist><dict>text<key>a</key><string>b</string></dict></plist>", "<plist><dict/></plist>trailing",
+            "<plist><dict><key>a</key><string>b</strin></dict></plist>", "<plist><dict><key>a</key><string>&bogus;</string></dict></plist>",
+            "<plist><dict><key>a</key><string>&#0;</string></dict></plist>", "<plist><dict><key>a</key><string>&#+65;</string></dict></plist>",
+            "<plist><dict><key>a</key><string>\u{1}</string></dict></plist>", "<plist><dict><key>a</key><data>A</data></dict></plist>",
+            "<plist><dict/><dict/></plist>", "<plist x><dict/></plist>", "<plists/>",
+        ] {
+            #expect(throws: BriefcaseError.self, "\(bad)") { try PropertiesPlist.decode(Array(bad.utf8)) }
+        }
+    }
+
+    /// Every truncation of a plist as written fails (but the one of its final line end); no byte
+    /// overwrite traps.
+    @Test func damagedXMLPlists() {
+        let valid = PropertiesPlist.encode([("Name", .string("Zoë & <co>")), ("Blob", .data([1, 2, 3]))])
+        for length in 0 ..< valid.count - 1 {
+            #expect(throws: BriefcaseError.self, "length \(length)") { try PropertiesPlist.decode(Array(valid[..<length])) }
+        }
+        for offset in valid.indices {
+            for value: UInt8 in [0x00, 0x22, 0x26, 0x2F, 0x3C, 0x3E, 0xFF] {
+                var damaged = valid
+                damaged[offset] = value
+                _ = try? PropertiesPlist.decode(damaged)
+            }
+        }
+    }
+
+    /// Binary plists are read by `BinaryPlist`, not `PropertyListSerialization` (which crashed on
+    /// `Fuzz/corpus/plist/crash-binary-set-bridging.plist`): long counts, UTF-16 strings, data.
+    @Test func binaryPlistsRead() throws {
+        // Python's plistlib: {"CourseName": "数据库原理", "Blob": bytes 0…19, "A-rather-long-key-name": "N/A", "": ""}
+        let bytes = hexBytes("""
+            62706c6973743030d40102030401050607505f1016412d7261746865722d6c6f6e672d6b65792d6e616d6554426c6f62
+            5a436f757273654e616d65534e2f414f1014000102030405060708090a0b0c0d0e0f10111213656570636e5e93539f74
+            060811122b303b3f560000000000000101000000000000000800000000000000000000000000000061
+            """)
+        let entries = try PropertiesPlist.decode(bytes)
+        #expect(entries.map(\.key) == ["", "A-rather-long-key-name", "Blob", "CourseName"])
+        #expect(entries.map(\.value) == [.string(""), .string("N/A"), .data((0 ..< 20).map(UInt8.init)), .string("数据库原理")])
+        // What Foundation writes reads the same.
+        let written = try PropertyListSerialization.data(fromPropertyList: ["b": Data([1, 2]), "a": "Zoë"], format: .binary, options: 0)
+        #expect(try PropertiesPlist.decode([UInt8](written)).map(\.value) == [.string("Zoë"), .data([1, 2])])
+    }
+
+    /// Damaged binary plists fail with `invalidData`: every byte of a valid one overwritten in turn,
+    /// and every truncation; other types are refused.
+    @Test func damagedBinaryPlistsAreRefused() throws {
+        let valid = [UInt8](try PropertyListSerialization.data(fromPropertyList: ["Version": "7", "Owner": "Zoë"], format: .binary, options: 0))
+        for length in 0 ..< valid.count {
+            #expect(throws: BriefcaseError.self, "length \(length)") { try PropertiesPlist.decode(Array(valid[..<length])) }
+        }
+        for offset in valid.indices {
+            for value: UInt8 in [0x00, 0x0F, 0x7F, 0xFF] {
+                var damaged = valid
+                damaged[offset] = value
+                do { _ = try PropertiesPlist.decode(damaged) } catch { #expect(error.kind == .invalidData) }
+            }
+        }
+        let other = [UInt8](try PropertyListSerialization.data(fromPropertyList: ["n": 1], format: .binary, options: 0))
+        #expect(throws: BriefcaseError.self) { try PropertiesPlist.decode(other) }
+        let array = [UInt8](try PropertyListSerialization.data(fromPropertyList: ["a"], format: .binary, options: 0))
+        #expect(throws: BriefcaseError.self) { try PropertiesPlist.decode(array) }
     }
 
     /// Finding the end of each `<!DOCTYPE` does not rescan the rest of the input for every one.
