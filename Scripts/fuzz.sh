@@ -17,7 +17,8 @@
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
 # change. The corpus: .build-fuzz/corpus/TARGET (grows, kept between runs), seeded from
-# Fuzz/corpus/TARGET/ (committed; regression inputs) and, for briefcase and bin2, Fixtures/
+# Fuzz/corpus/TARGET/ (committed seeds), Fixtures/regressions/TARGET/ (inputs that once crashed
+# it) and, for briefcase and bin2, Fixtures/
 # (gzip: the fixtures gzipped). libFuzzer runs in one process with -timeout=1 -rss_limit_mb=2048;
 # a crash, a hang, or a memory blow-up makes it exit non-zero, and so does this script; the
 # input is saved in .build-fuzz/artifacts/TARGET/.
@@ -126,6 +127,8 @@ seeds_of() {
   local target="$1" dir="$BUILD/seeds/$1"
   rm -rf "$dir"
   mkdir -p "$dir"
+  # Inputs that once crashed this target (Fixtures/regressions/README.md).
+  if [ -d "Fixtures/regressions/$target" ]; then cp "Fixtures/regressions/$target"/* "$dir"/; rm -f "$dir/README.md"; fi
   case "$target" in
     briefcase|bin2) cp Fixtures/*.daBriefcase Fixtures/*.bin2 "$dir"/ ;;
     gzip)

@@ -6,7 +6,7 @@ import BriefcaseTestSupport
 /// `Properties.plist` comes from the folder, so it is untrusted input. Foundation's readers
 /// crashed on some of it, so the package reads plists itself (`XMLPlistReader`, `BinaryPlist`)
 /// and refuses what they trapped on (found by the `plist` fuzz target;
-/// Spec/robustness.md, Fuzz/corpus/plist/).
+/// Spec/robustness.md, Fixtures/regressions/plist/).
 @Suite struct PropertiesPlistRobustnessTests {
     /// Each of these killed the process inside Foundation's `XMLParser` (Swift 6.3.1).
     static let trapping: [(String, [UInt8])] = [
@@ -98,7 +98,7 @@ import BriefcaseTestSupport
     }
 
     /// Binary plists are read by `BinaryPlist`, not `PropertyListSerialization` (which crashed on
-    /// `Fuzz/corpus/plist/crash-binary-set-bridging.plist`): long counts, UTF-16 strings, data.
+    /// `Fixtures/regressions/plist/crash-binary-set-bridging.plist`): long counts, UTF-16 strings, data.
     @Test func binaryPlistsRead() throws {
         // Python's plistlib: {"CourseName": "数据库原理", "Blob": bytes 0…19, "A-rather-long-key-name": "N/A", "": ""}
         let bytes = hexBytes("""
