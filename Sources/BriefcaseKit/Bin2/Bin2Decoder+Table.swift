@@ -73,7 +73,7 @@ extension Bin2Decoder {
         }
         @inline(__always) func bytes(_ count: Int) -> ByteString? {
             guard count >= 0, end &- p >= count else { return nil }
-            let slice = ByteString(array[p ..< p &+ count])
+            let slice = ByteString(array, range: p ..< p &+ count)
             p &+= count
             return slice
         }
@@ -242,7 +242,7 @@ extension Bin2Decoder {
                     guard length >= 0 else {
                         throw BriefcaseError(.invalidData, "\(what) property value length is \(length) (-1 = nil, else ≥ 0)", offset: lengthOffset)
                     }
-                    value = ByteString(try reader.readBytes(Int(length), "\(what) property '\(name)' value"))
+                    value = try reader.readByteString(Int(length), "\(what) property '\(name)' value")
                 }
                 list.append(SchemaProperty(name: name, value: value))
             }

@@ -102,7 +102,7 @@ extension Bin2Decoder {
         case .uint32: return .integer(Int64(try reader.readInteger(as: UInt32.self, "\(type.name) value")))
         case .uint64: return .largeUInt(try reader.readInteger(as: UInt64.self, "datLargeUInt value"))
         case .boolean: return .boolean(try reader.readUInt8("datBoolean value"))
-        case .guid: return .guid(ByteString(try reader.readBytes(36, "datGuid value")))
+        case .guid: return .guid(try reader.readByteString(36, "datGuid value"))
         case .decimal:
             let low = try reader.readInteger(as: UInt32.self, "datDecimal value")
             let mid = try reader.readInteger(as: UInt32.self, "datDecimal value")

@@ -101,7 +101,15 @@ public struct ByteReader {
     /// Int32 byte length + bytes (Bin2 "AnsiString", blobs, wide strings).
     public mutating func readLengthPrefixed(_ what: @autoclosure () -> String) throws(BriefcaseError) -> ByteString {
         let length = try readCount("length of \(what())", minimumSize: 1)
-        return ByteString(try readBytes(length, what()))
+        return try readByteString(length, what())
+    }
+
+    /// `count` bytes as a `ByteString` sharing the buffer (no copy).
+    public mutating func readByteString(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ByteString {
+        try require(count, for: what())
+        let string = ByteString(bytes, range: readerIndex - base ..< readerIndex - base + count)
+        readerIndex += count
+        return string
     }
 
     public mutating func expectMagic(_ magic: String, _ what: String) throws(BriefcaseError) {

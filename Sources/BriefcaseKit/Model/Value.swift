@@ -25,7 +25,9 @@ public enum Value: Hashable, Sendable {
     case blob(ByteString)
     /// `datGuid`: the 36 stored bytes (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`).
     case guid(ByteString)
-    case decimal(Decimal96)
+    /// Boxed (`indirect`): its 16 bytes have no spare bits, so stored inline they would make every
+    /// value 24 bytes instead of 16 (a table's rows are mostly values; see ByteString).
+    indirect case decimal(Decimal96)
 
     public static func bool(_ value: Bool) -> Value { .boolean(value ? 1 : 0) }
 
