@@ -20,6 +20,11 @@ struct ConvertCommand: ParsableCommand {
         member (Spec/datastore-mapping.md). A snapshot that breaks a datastore size limit is \
         refused unless --ignore-limits is given.
 
+        A table whose bytes do not decode (while the header, properties and element index are \
+        sound) stops the conversion with an error naming the file, the element and the offset, \
+        and nothing is written. With --skip-damaged the other tables are converted, each element \
+        left out is listed on standard error, and the exit status is 0.
+
         Examples:
           briefcase convert Orders.daBriefcase Orders.json
           briefcase convert Orders.json Orders.daBriefcase --force
@@ -28,6 +33,7 @@ struct ConvertCommand: ParsableCommand {
           briefcase convert Orders.daBriefcase Orders.json.gz      (gzip: a trailing .gz, in or out)
           briefcase convert Orders.daBriefcase Orders.snapshot.json
           briefcase convert Orders.snapshot.json Orders.daBriefcase
+          briefcase convert Damaged.daBriefcase Rescued.json --skip-damaged
         """
     )
 
@@ -51,6 +57,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write a snapshot even when it breaks a datastore size limit (with a warning).")
     var ignoreLimits = false
 
+    @Flag(help: "Convert the readable tables of a damaged binary briefcase, leaving out (and listing) each element whose bytes do not decode; exit 0.")
+    var skipDamaged = false
+
     @Flag(name: .shortAndLong, help: "No progress bar (it only appears for inputs over 8 MB when standard error is a terminal).")
     var quiet = false
 
@@ -68,8 +77,20 @@ struct ConvertCommand: ParsableCommand {
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
         defer { progress?.finish() }
-        let loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
+        if inputFormat == .json, outputFormat == .dabriefcase || outputFormat == .bin2, let container = outputFormat.container {
+            // Element by element, without the whole document in memory (StreamingConversion+JSON.swift).
+            return try StreamingConversion.convertJSON(input: input, output: output, container: container, progress: progress)
+        }
+        // Binary inputs on disk stream to json and folder, element by element (and --skip-damaged).
+        let loaded: LoadedBriefcase
+        switch try StreamingConversion.convert(input: input, format: inputFormat, output: output, outputFormat: outputFormat,
+                                               encoding: encodingOption.codePage, skipDamaged: skipDamaged, progress: progress) {
+        case .done: return
+        case .loaded(let readable): loaded = readable
+        case .notStreamed:
+            loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
                                           announceEncoding: [.json, .folder, .snapshot].contains(outputFormat)) // where text is written
+        }
         for warning in loaded.warnings { Console.warning("\(input): \(warning)") }
         do {
             switch outputFormat {

@@ -8,6 +8,13 @@ import Foundation
 /// the destination holds the old briefcase or the new one.
 enum FolderOutput {
     static func write(_ document: BriefcaseDocument, to path: String, codePage: CodePage) throws {
+        try write(to: path) { temporary in
+            try Briefcase.make(from: document, at: temporary, kind: .folder, codePage: codePage).write()
+        }
+    }
+
+    /// Runs `build` to write the folder briefcase at a temporary path, then moves it into place.
+    static func write(to path: String, build: (_ temporary: String) throws -> Void) throws {
         let fm = FileManager.default
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -15,7 +22,7 @@ enum FolderOutput {
         let parent = url.deletingLastPathComponent().path
         let temporary = parent + "/." + url.lastPathComponent + ".tmp-" + UUID().uuidString
         do {
-            try Briefcase.make(from: document, at: temporary, kind: .folder, codePage: codePage).write()
+            try build(temporary)
             if fm.fileExists(atPath: trimmed) {
                 if briefcase_exchange_paths(temporary, trimmed) == 0 {
                     try? fm.removeItem(atPath: temporary) // now holds the old briefcase

@@ -17,6 +17,19 @@ public struct JSONDocumentDecoder {
 
     public func decode(_ root: JSONValue) throws(BriefcaseError) -> BriefcaseDocument {
         let top = try Node(root, "$").object()
+        let head = try Self.head(top)
+        let reader = ValueReader(codePage: head.codePage)
+        var file = BriefcaseFile(properties: head.properties, headerPadding: head.headerPadding)
+        for element in try top.member("elements").array() {
+            file.stream.elements.append(try reader.element(element))
+        }
+        try head.checkContainer()
+        return BriefcaseDocument(container: head.container, file: file)
+    }
+
+    /// Everything but the elements: `format`, `version`, `container`, `encoding`, `properties`,
+    /// `headerPadding`, checked in that order.
+    static func head(_ top: ObjectNode) throws(BriefcaseError) -> JSONDocumentHead {
         guard try top.member("format").string() == JSONDocumentEncoder<ArraySink>.formatName else {
             throw BriefcaseError(.invalidData, "$.format: not a briefcase JSON document (expected \"briefcase-json\")")
         }
@@ -33,28 +46,40 @@ public struct JSONDocumentDecoder {
             throw BriefcaseError(.unsupported, "$.encoding: unknown code page '\(encodingName)'")
         }
         let reader = ValueReader(codePage: codePage)
-        var file = BriefcaseFile()
+        var head = JSONDocumentHead(container: container, codePage: codePage)
         if let properties = top.optionalMember("properties") {
             for item in try properties.array() {
                 let pair = try item.array(count: 2)
-                file.properties.append(BriefcaseProperty(name: try reader.ansi(pair[0]), value: try reader.ansi(pair[1])))
+                head.properties.append(BriefcaseProperty(name: try reader.ansi(pair[0]), value: try reader.ansi(pair[1])))
             }
         }
         if let padding = top.optionalMember("headerPadding") {
-            file.headerPadding = ByteString(try padding.base64())
+            head.headerPadding = ByteString(try padding.base64())
         }
-        for element in try top.member("elements").array() {
-            let object = try element.object()
-            switch try object.member("kind").string() {
-            case "table": file.stream.elements.append(.table(try reader.table(object)))
-            case "delta": file.stream.elements.append(.delta(try reader.delta(object)))
-            case let other: throw try object.member("kind").error("unknown element kind '\(other)' (table or delta)")
-            }
-        }
-        if container == .bin2, !file.properties.isEmpty || !file.headerPadding.isEmpty {
+        return head
+    }
+}
+
+/// What a document says before its elements: the container, the code page of its 8-bit strings,
+/// and (for `dabriefcase`) the briefcase properties and header padding.
+public struct JSONDocumentHead: Hashable, Sendable {
+    public var container: ContainerFormat
+    public var codePage: CodePage
+    public var properties: [BriefcaseProperty] = []
+    public var headerPadding: ByteString = .empty
+
+    public init(container: ContainerFormat, codePage: CodePage, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty) {
+        self.container = container
+        self.codePage = codePage
+        self.properties = properties
+        self.headerPadding = headerPadding
+    }
+
+    /// A bin2 document has no briefcase properties (checked after the elements, as it always was).
+    func checkContainer() throws(BriefcaseError) {
+        if container == .bin2, !properties.isEmpty || !headerPadding.isEmpty {
             throw BriefcaseError(.invalidData, "$.properties: a bin2 document has no briefcase properties")
         }
-        return BriefcaseDocument(container: container, file: file)
     }
 }
 
@@ -72,7 +97,29 @@ struct ValueReader {
         return ByteString(try node.object().member("bytes").base64())
     }
 
+    /// One item of `elements`: a table or a delta object.
+    func element(_ element: Node) throws(BriefcaseError) -> Element {
+        let object = try element.object()
+        switch try object.member("kind").string() {
+        case "table": return .table(try table(object))
+        case "delta": return .delta(try delta(object))
+        case let other: throw try object.member("kind").error("unknown element kind '\(other)' (table or delta)")
+        }
+    }
+
     func table(_ object: ObjectNode) throws(BriefcaseError) -> Table {
+        var table = try tableHead(object)
+        let types = table.fields.map(\.type)
+        let rows = try object.member("rows").array()
+        table.rows.reserveCapacity(rows.count)
+        for rowNode in rows {
+            table.rows.append(try values(rowNode, types))
+        }
+        return table
+    }
+
+    /// A table without its rows (the `rows` member is not looked at).
+    func tableHead(_ object: ObjectNode) throws(BriefcaseError) -> Table {
         var table = Table(name: try ansi(object.member("name")), fields: [])
         let schemaNode = try object.member("schema")
         if schemaNode.isNull {
@@ -91,22 +138,57 @@ struct ValueReader {
                 parameterPropertyCount: parameterPropertyCount,
                 parameters: try propertyLists(schema.member("parameters"), count: parameterPropertyCount))
         }
-        for fieldNode in try object.member("fields").array() {
-            let field = try fieldNode.object()
-            table.fields.append(FieldDescriptor(name: try ansi(field.member("name")),
-                                                type: try dataType(field.member("type")),
-                                                size: try field.member("size").int(Int32.self)))
-        }
-        let types = table.fields.map(\.type)
-        let rows = try object.member("rows").array()
-        table.rows.reserveCapacity(rows.count)
-        for rowNode in rows {
-            table.rows.append(try values(rowNode, types))
-        }
+        table.fields = try fieldDescriptors(object.member("fields"))
         return table
     }
 
+    /// The row descriptors of a table's `fields` member.
+    func fieldDescriptors(_ node: Node) throws(BriefcaseError) -> [FieldDescriptor] {
+        var fields: [FieldDescriptor] = []
+        for fieldNode in try node.array() {
+            let field = try fieldNode.object()
+            fields.append(FieldDescriptor(name: try ansi(field.member("name")),
+                                          type: try dataType(field.member("type")),
+                                          size: try field.member("size").int(Int32.self)))
+        }
+        return fields
+    }
+
+    /// The logged fields of a delta's `loggedFields` member.
+    func loggedFields(_ node: Node) throws(BriefcaseError) -> [LoggedField] {
+        var fields: [LoggedField] = []
+        for fieldNode in try node.array() {
+            let field = try fieldNode.object()
+            fields.append(LoggedField(name: try ansi(field.member("name")), type: try dataType(field.member("type"))))
+        }
+        return fields
+    }
+
     func delta(_ object: ObjectNode) throws(BriefcaseError) -> Delta {
+        var delta = try deltaHead(object)
+        if delta.layout == .countOnly, !(try object.member("changes").array().isEmpty) {
+            throw try object.member("changes").error("a countOnly delta has no changes")
+        }
+        let types = delta.loggedFields.map(\.type)
+        for changeNode in try object.member("changes").array() {
+            delta.changes.append(try self.change(changeNode.object(), types: types))
+        }
+        return Self.normalizedLayout(delta)
+    }
+
+    /// A `firstChangeCount` equal to the number of changes is the full layout (the binary
+    /// form cannot tell them apart): the model is then the one the written file reads back as.
+    static func normalizedLayout(_ delta: Delta) -> Delta {
+        var delta = delta
+        if case .mismatchedCounts(let first) = delta.layout, Int(first) == delta.changes.count {
+            delta.layout = .full
+        }
+        return delta
+    }
+
+    /// A delta without its changes (the `changes` member is not looked at) and with its layout
+    /// as written (see `normalizedLayout`).
+    func deltaHead(_ object: ObjectNode) throws(BriefcaseError) -> Delta {
         var delta = Delta(name: try ansi(object.member("name")), loggedFields: [])
         if let layout = object.optionalMember("layout") {
             guard try layout.string() == "countOnly" else { throw layout.error("expected \"countOnly\"") }
@@ -115,26 +197,11 @@ struct ValueReader {
         } else if let first = object.optionalMember("firstChangeCount") {
             delta.layout = .mismatchedCounts(firstCount: Int32(try first.int(Int32.self).nonNegative(first)))
         }
-        for fieldNode in try object.member("loggedFields").array() {
-            let field = try fieldNode.object()
-            delta.loggedFields.append(LoggedField(name: try ansi(field.member("name")), type: try dataType(field.member("type"))))
-        }
+        delta.loggedFields = try loggedFields(object.member("loggedFields"))
         for key in try object.member("keyFields").array() {
             delta.keyFields.append(try ansi(key))
         }
         delta.reducedDeltaFlag = try object.member("reducedDelta").int(UInt8.self)
-        if delta.layout == .countOnly, !(try object.member("changes").array().isEmpty) {
-            throw try object.member("changes").error("a countOnly delta has no changes")
-        }
-        let types = delta.loggedFields.map(\.type)
-        for changeNode in try object.member("changes").array() {
-            delta.changes.append(try self.change(changeNode.object(), types: types))
-        }
-        // A `firstChangeCount` equal to the number of changes is the full layout (the binary
-        // form cannot tell them apart): the model is then the one the written file reads back as.
-        if case .mismatchedCounts(let first) = delta.layout, Int(first) == delta.changes.count {
-            delta.layout = .full
-        }
         return delta
     }
 

@@ -22,38 +22,60 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     public static var formatVersion: Int64 { 1 }
 
     public mutating func encode(_ document: BriefcaseDocument) throws {
+        begin(container: document.container, properties: document.file.properties, headerPadding: document.file.headerPadding)
+        for element in document.file.stream.elements { try encode(element) }
+        try end()
+    }
+
+    // MARK: element by element
+
+    /// How many elements were written since `begin` (the separators depend on it).
+    var elementsWritten = 0
+
+    /// Starts the document: everything up to the first element. Then `encode(_ element:)` for
+    /// each element in file order and `end()`; the bytes are those `encode(_ document:)` gives
+    /// for the document of those elements, and only one element need be in memory at a time.
+    public mutating func begin(container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString) {
+        elementsWritten = 0
         writer.writeRaw("{\n  \"format\": ")
         writer.writeString(Self.formatName)
         writer.writeRaw(",\n  \"version\": ")
         writer.writeInt(Self.formatVersion)
         writer.writeRaw(",\n  \"container\": ")
-        writer.writeString(document.container.rawValue)
+        writer.writeString(container.rawValue)
         writer.writeRaw(",\n  \"encoding\": ")
         writer.writeString(codePage.name)
-        if document.container == .dabriefcase {
+        if container == .dabriefcase {
             writer.writeRaw(",\n  \"properties\": [")
-            for (i, property) in document.file.properties.enumerated() {
+            for (i, property) in properties.enumerated() {
                 writer.writeRaw(i == 0 ? "\n    [" : ",\n    [")
                 writeAnsi(property.name)
                 writer.writeRaw(", ")
                 writeAnsi(property.value)
                 writer.writeRaw("]")
             }
-            writer.writeRaw(document.file.properties.isEmpty ? "]" : "\n  ]")
-            if !document.file.headerPadding.isEmpty {
+            writer.writeRaw(properties.isEmpty ? "]" : "\n  ]")
+            if !headerPadding.isEmpty {
                 writer.writeRaw(",\n  \"headerPadding\": ")
-                writer.writeString(Base64.encode(document.file.headerPadding.bytes))
+                writer.writeString(Base64.encode(headerPadding.bytes))
             }
         }
         writer.writeRaw(",\n  \"elements\": [")
-        for (i, element) in document.file.stream.elements.enumerated() {
-            writer.writeRaw(i == 0 ? "\n    " : ",\n    ")
-            switch element {
-            case .table(let table): try encodeTable(table)
-            case .delta(let delta): try encodeDelta(delta)
-            }
+    }
+
+    /// Writes the next element (after `begin`).
+    public mutating func encode(_ element: Element) throws {
+        writer.writeRaw(elementsWritten == 0 ? "\n    " : ",\n    ")
+        elementsWritten += 1
+        switch element {
+        case .table(let table): try encodeTable(table)
+        case .delta(let delta): try encodeDelta(delta)
         }
-        writer.writeRaw(document.file.stream.elements.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+    }
+
+    /// Ends the document and flushes the writer (the sink is not closed).
+    public mutating func end() throws {
+        writer.writeRaw(elementsWritten == 0 ? "]\n}\n" : "\n  ]\n}\n")
         try writer.flush()
     }
 

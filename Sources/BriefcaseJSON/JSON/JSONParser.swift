@@ -50,6 +50,20 @@ public enum JSONParser {
         return try parser.parseDocument()
     }
 
+    /// Parses the one JSON value that starts at `offset` (after optional whitespace) inside a larger
+    /// document, and returns it with the offset just past it. The streaming document reader uses
+    /// it for the small parts (keys, schemas, changes) and to re-read a row it could not take the
+    /// fast way, so those get exactly this parser's checks and messages. `depth` is how many
+    /// containers are already open around `offset`, so nesting is bounded as for the whole document.
+    public static func parseValue(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, depth: Int,
+                                  maxDepth: Int = 256) throws(JSONParseError) -> (value: JSONValue, end: Int) {
+        var parser = Parser(bytes, maxDepth: max(0, maxDepth - depth))
+        parser.i = offset
+        parser.stopAfterValue = true
+        let value = try parser.parseDocument()
+        return (value, parser.i)
+    }
+
     /// Parses one JSON document from a string's UTF-8.
     public static func parse(_ text: String, maxDepth: Int = 256) throws(JSONParseError) -> JSONValue {
         var text = text
@@ -73,6 +87,8 @@ private struct Parser {
     var i = 0
     /// Reused output buffer for strings containing escapes.
     var scratch: [UInt8] = []
+    /// Return after the first complete value instead of requiring the end of the input.
+    var stopAfterValue = false
 
     init(_ buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -179,6 +195,7 @@ private struct Parser {
 
             // A value is complete: attach it to the enclosing containers, closing as many as end here.
             while true {
+                if frames.isEmpty && stopAfterValue { return value }
                 skipWhitespace()
                 if frames.isEmpty {
                     guard i == end else { throw unexpectedByte("end of input", at: i) }

@@ -76,6 +76,11 @@ extension Briefcase {
             guard unlink(stalePath) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
         }
         tableFilesOnDisk = Set(fileNames)
+        try FileIO.writeAtomically(Self.propertiesPlist(properties, codePage: codePage), to: path + "/" + Self.propertiesFileName)
+    }
+
+    /// The `Properties.plist` of a folder briefcase.
+    static func propertiesPlist(_ properties: [BriefcaseProperty], codePage: CodePage) -> [UInt8] {
         let plist = properties.map { property -> (key: String, value: PropertiesPlist.Value) in
             // Keys must be text (lossy for bytes the code page cannot show); values that are not
             // reversible text, or hold characters XML cannot carry, travel as <data>.
@@ -83,7 +88,7 @@ extension Briefcase {
             if let text = codePage.decodeReversibly(property.value), PropertiesPlist.isXMLText(text) { return (key, .string(text)) }
             return (key, .data(property.value.array))
         }
-        try FileIO.writeAtomically(PropertiesPlist.encode(plist), to: path + "/" + Self.propertiesFileName)
+        return PropertiesPlist.encode(plist)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {

@@ -115,6 +115,25 @@ public struct AtomicOutput {
         guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", path) }
     }
 
+    /// Replaces bytes already written at `offset` (pwrite; the streaming briefcase writer patches
+    /// the index position this way). Standard output cannot seek: use a memory buffer there.
+    public mutating func overwrite(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
+        var done = 0
+        while done < buffer.count {
+            let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw FileIO.ioError("cannot write", path) }
+            done += n
+        }
+    }
+
+    /// Empties the temporary file, to write it again from the start.
+    public mutating func reset() throws(BriefcaseError) {
+        guard temporaryPath != nil, ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            throw FileIO.ioError("cannot rewind the output", path)
+        }
+    }
+
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < buffer.count {

@@ -1,0 +1,315 @@
+import BriefcaseKit
+
+/// Receives a document from `JSONStreamReader`: its head, then its elements one at a time.
+public protocol JSONDocumentStreamConsumer {
+    /// The document's head, before its first element. It can come a second time (a document
+    /// whose properties follow its elements, or one the reader had to read whole): everything
+    /// received before it is then void and the elements come again from the first.
+    mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError)
+    mutating func element(_ element: Element) throws(BriefcaseError)
+}
+
+/// Reads the lossless JSON document (Spec/json-format.md, "Streaming reader") from contiguous
+/// bytes element by element, building each table's rows straight from the bytes: only one
+/// element's model is alive at a time, and there is no `JSONValue` tree of the rows.
+///
+/// It accepts and refuses exactly what `JSONDocumentDecoder` does, because every part that is not
+/// a plain row goes through that decoder's code: the small members (head, schema, fields,
+/// changes) are parsed into `JSONValue`s and read by `ValueReader`; a row the fast path does not
+/// take as is (an escape, a fallback object, an error) is parsed again as a `JSONValue` and read
+/// by `ValueReader`, which gives its message; and a document whose structure surprises the reader
+/// (bad JSON between elements, `elements` before the `format`…`encoding` keys, a top level that is
+/// not an object) is read whole by `JSONDocumentDecoder` itself.
+public struct JSONStreamReader {
+    let buf: UnsafeBufferPointer<UInt8>
+    let end: Int
+    var i = 0
+    /// Called after each element with the offset where it ends: nothing before it is read again,
+    /// unless the consumer's `begin` comes a second time.
+    public var consumed: ((Int) -> Void)?
+
+    /// `bytes` must stay valid while the reader runs.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        buf = bytes.assumingMemoryBound(to: UInt8.self)
+        end = buf.count
+    }
+
+    /// Reads the document, handing its head and elements to `consumer`. Errors are those of
+    /// `JSONDocumentDecoder` (JSON path, and byte offset where it helps).
+    public mutating func read<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
+        if try !readStreaming(into: &consumer) {
+            try readWhole(into: &consumer)
+        }
+    }
+
+    /// False when the structure is not what the streaming path handles (the caller then reads
+    /// the document whole, which gives the error, if there is one).
+    private mutating func readStreaming<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) -> Bool {
+        i = 0
+        skipWhitespace()
+        guard at(.openBrace) else { return false }
+        i += 1
+        skipWhitespace()
+        guard !at(.closeBrace) else { return false }
+        var members: [(key: String, value: JSONValue)] = []
+        var elementsOffset: Int?
+        var begun: JSONDocumentHead?
+        while true {
+            guard let key = try key(depth: 1) else { return false }
+            skipWhitespace()
+            if key == "elements" && elementsOffset == nil {
+                elementsOffset = i
+                if let head = try partialHead(members) {
+                    try consumer.begin(head)
+                    begun = head
+                    guard try streamElements(head, into: &consumer) else { return false }
+                } else {
+                    i = try parseValue(depth: 1).end
+                }
+            } else {
+                let (value, next) = try parseValue(depth: 1)
+                members.append((key, value))
+                i = next
+            }
+            skipWhitespace()
+            if at(.comma) { i += 1; skipWhitespace(); continue }
+            guard at(.closeBrace) else { return false }
+            i += 1
+            break
+        }
+        skipWhitespace()
+        guard i == end, let elementsOffset else { return false }
+        let head = try JSONDocumentDecoder.head(ObjectNode(object: JSONObject(members), path: "$"))
+        if begun != head {
+            // The head was not complete before `elements` (a key came after it): start over.
+            try consumer.begin(head)
+            i = elementsOffset
+            guard try streamElements(head, into: &consumer) else { return false }
+        }
+        try head.checkContainer()
+        return true
+    }
+
+    /// The head, when the members before `elements` hold the four keys it needs (a key that comes
+    /// later does not change those: the first of equal keys counts).
+    private func partialHead(_ members: [(key: String, value: JSONValue)]) throws(BriefcaseError) -> JSONDocumentHead? {
+        for key in ["format", "version", "container", "encoding"] where !members.contains(where: { $0.key == key }) {
+            return nil
+        }
+        return try JSONDocumentDecoder.head(ObjectNode(object: JSONObject(members), path: "$"))
+    }
+
+    /// The whole document through `JSONDocumentDecoder` (its memory, its messages).
+    private mutating func readWhole<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(UnsafeRawBufferPointer(buf))
+        } catch {
+            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+        }
+        let document = try JSONDocumentDecoder().decode(root)
+        let codePage = root["encoding"]?.stringValue.flatMap { CodePage(name: $0) } ?? .utf8
+        try consumer.begin(JSONDocumentHead(container: document.container, codePage: codePage,
+                                            properties: document.file.properties, headerPadding: document.file.headerPadding))
+        for element in document.file.stream.elements {
+            try consumer.element(element)
+        }
+        consumed?(end)
+    }
+
+    // MARK: elements
+
+    /// `elements` at `i`; false on a structure to be read whole.
+    private mutating func streamElements<C: JSONDocumentStreamConsumer>(_ head: JSONDocumentHead, into consumer: inout C) throws(BriefcaseError) -> Bool {
+        let reader = ValueReader(codePage: head.codePage)
+        guard at(.openBracket) else { return false }
+        i += 1
+        skipWhitespace()
+        if at(.closeBracket) { i += 1; return true }
+        var index = 0
+        while true {
+            skipWhitespace()
+            let element = try element(index, reader)
+            try consumer.element(element)
+            consumed?(i)
+            index += 1
+            skipWhitespace()
+            if at(.comma) { i += 1; continue }
+            guard at(.closeBracket) else { return false }
+            i += 1
+            return true
+        }
+    }
+
+    /// Element `index`, at `i`. Its rows (or changes) are read as they come when `kind` and the
+    /// fields (or logged fields) come before them, as the writer puts them; otherwise the element
+    /// is parsed as a `JSONValue` and read by `ValueReader`.
+    private mutating func element(_ index: Int, _ reader: ValueReader) throws(BriefcaseError) -> Element {
+        let start = i
+        let path = "$.elements[\(index)]"
+        guard at(.openBrace) else { return try wholeElement(start, path, reader) }
+        i += 1
+        skipWhitespace()
+        guard !at(.closeBrace) else { return try wholeElement(start, path, reader) }
+        var members: [(key: String, value: JSONValue)] = []
+        var rows: [Row]?
+        var changes: [DeltaChange]?
+        func first(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        while true {
+            guard let key = try key(depth: 3) else { return try wholeElement(start, path, reader) }
+            skipWhitespace()
+            let kind = first("kind")?.stringValue
+            if key == "rows" && rows == nil && kind == "table" {
+                guard let fields = first("fields") else { return try wholeElement(start, path, reader) }
+                let types = try reader.fieldDescriptors(Node(fields, path + ".fields")).map(\.type)
+                guard let streamed = try self.rows(types, path + ".rows", reader) else { return try wholeElement(start, path, reader) }
+                rows = streamed
+            } else if key == "changes" && changes == nil && kind == "delta" {
+                guard let logged = first("loggedFields") else { return try wholeElement(start, path, reader) }
+                let types = try reader.loggedFields(Node(logged, path + ".loggedFields")).map(\.type)
+                guard let streamed = try self.changes(types, path + ".changes", reader) else { return try wholeElement(start, path, reader) }
+                changes = streamed
+            } else if (key == "rows" || key == "changes") && kind == nil {
+                return try wholeElement(start, path, reader)
+            } else {
+                let (value, next) = try parseValue(depth: 3)
+                members.append((key, value))
+                i = next
+            }
+            skipWhitespace()
+            if at(.comma) { i += 1; skipWhitespace(); continue }
+            guard at(.closeBrace) else { return try wholeElement(start, path, reader) }
+            i += 1
+            break
+        }
+        if let rows {
+            var head = JSONObject(members.filter { $0.key != "rows" })
+            head.append(key: "rows", value: .array([]))
+            var table = try reader.table(ObjectNode(object: head, path: path))
+            table.rows = rows
+            return .table(table)
+        }
+        if let changes {
+            var head = JSONObject(members.filter { $0.key != "changes" })
+            head.append(key: "changes", value: .array([]))
+            var delta = try reader.deltaHead(ObjectNode(object: head, path: path))
+            if delta.layout == .countOnly, !changes.isEmpty {
+                throw BriefcaseError(.invalidData, "\(path).changes: a countOnly delta has no changes")
+            }
+            delta.changes = changes
+            return .delta(ValueReader.normalizedLayout(delta))
+        }
+        return try reader.element(Node(.object(JSONObject(members)), path))
+    }
+
+    /// The element at `start` parsed as a `JSONValue` and read by `ValueReader`.
+    private mutating func wholeElement(_ start: Int, _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> Element {
+        i = start
+        let (value, next) = try parseValue(depth: 2)
+        i = next
+        return try reader.element(Node(value, path))
+    }
+
+    /// A table's `rows` at `i`, or nil when it is not an array or its structure is off.
+    private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [Row]? {
+        guard at(.openBracket) else { return nil }
+        i += 1
+        skipWhitespace()
+        if at(.closeBracket) { i += 1; return [] }
+        var rows: [Row] = []
+        let row = RowReader(types: types, codePage: reader.codePage)
+        while true {
+            skipWhitespace()
+            let start = i
+            if let values = row.read(buf, &i) {
+                rows.append(values)
+            } else {
+                // Not the plain form: the decoder's own reading of this row (or its message).
+                i = start
+                let (value, next) = try parseValue(depth: 4)
+                do {
+                    rows.append(try reader.values(Node(value, "\(path)[\(rows.count)]"), types))
+                } catch {
+                    var located = error
+                    if located.offset == nil { located.offset = start }
+                    throw located
+                }
+                i = next
+            }
+            skipWhitespace()
+            if at(.comma) { i += 1; continue }
+            guard at(.closeBracket) else { return nil }
+            i += 1
+            return rows
+        }
+    }
+
+    /// A delta's `changes` at `i` (each change parsed as a `JSONValue`: deltas are small).
+    private mutating func changes(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [DeltaChange]? {
+        guard at(.openBracket) else { return nil }
+        i += 1
+        skipWhitespace()
+        if at(.closeBracket) { i += 1; return [] }
+        var changes: [DeltaChange] = []
+        while true {
+            skipWhitespace()
+            let start = i
+            let (value, next) = try parseValue(depth: 4)
+            do {
+                changes.append(try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types))
+            } catch {
+                var located = error
+                if located.offset == nil { located.offset = start }
+                throw located
+            }
+            i = next
+            skipWhitespace()
+            if at(.comma) { i += 1; continue }
+            guard at(.closeBracket) else { return nil }
+            i += 1
+            return changes
+        }
+    }
+
+    // MARK: tokens
+
+    /// `"key"` and `:` at `i`; nil when there is no `:` after a string.
+    private mutating func key(depth: Int) throws(BriefcaseError) -> String? {
+        guard at(.quote) else { return nil }
+        let (value, next) = try parseValue(depth: depth)
+        guard case .string(let key) = value else { return nil }
+        i = next
+        skipWhitespace()
+        guard at(.colon) else { return nil }
+        i += 1
+        return key
+    }
+
+    /// The value at `i` (inside `depth` open containers), by `JSONParser`.
+    private func parseValue(depth: Int) throws(BriefcaseError) -> (value: JSONValue, end: Int) {
+        do {
+            return try JSONParser.parseValue(buf, at: i, depth: depth)
+        } catch {
+            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+        }
+    }
+
+    @inline(__always)
+    private func at(_ byte: UInt8) -> Bool { i < end && buf[i] == byte }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while i < end {
+            switch buf[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
+            default: return
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    static let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+    static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), quote = UInt8(ascii: "\"")
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file mapped read-only into memory: its bytes are available at once without a copy,
+/// and pages already consumed can be handed back (`release(upTo:)`), so reading a large file
+/// front to back keeps only a window of it resident. The pages are backed by the file, so a
+/// released page that is touched again is simply read back from the page cache.
+public final class MappedFile {
+    public let path: String
+    public let count: Int
+    private let base: UnsafeMutableRawPointer?
+    private var released = 0
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Maps `path`; nil when it is not a regular file (standard input, a pipe, a directory), which
+    /// the caller reads into memory instead.
+    public init?(path: String) throws(BriefcaseError) {
+        guard path != "-" else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        self.path = path
+        count = Int(info.st_size)
+        if count == 0 {
+            base = nil
+            return
+        }
+        let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let address, address != MAP_FAILED else { throw FileIO.ioError("cannot map", path) }
+        base = address
+        // Read front to back: let the kernel read ahead generously.
+        _ = madvise(address, count, MADV_SEQUENTIAL)
+    }
+
+    deinit {
+        if let base { munmap(base, count) }
+    }
+
+    /// The file's bytes, valid while this object lives.
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Drops the whole pages before `offset` from memory (they are read again if touched).
+    public func release(upTo offset: Int) {
+        guard let base else { return }
+        let end = min(offset, count) / Self.pageSize * Self.pageSize
+        guard end > released else { return }
+        _ = madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
+    }
+}

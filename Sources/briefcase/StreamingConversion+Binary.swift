@@ -1,0 +1,124 @@
+import BriefcaseJSON
+import BriefcaseKit
+import Foundation
+
+/// `convert` out of a binary briefcase on disk (dabriefcase, bin2, folder) element by element
+/// (Spec/robustness.md, "Streaming conversion"): JSON and folder outputs are written as each
+/// element is decoded, so memory holds the index and one table, not the whole model.
+/// `--skip-damaged` (an element whose bytes do not decode is left out and listed) works for
+/// every output: the formats not streamed get a document built from the readable elements.
+enum StreamingConversion {
+    enum Outcome {
+        /// Written.
+        case done
+        /// The readable elements as a document, for an output written as a whole (its notes,
+        /// warnings and skipped elements already reported).
+        case loaded(LoadedBriefcase)
+        /// Not for this path: read the input as a whole (`InputLoader`).
+        case notStreamed
+    }
+
+    static func convert(input: String, format: FileFormat, output: String, outputFormat: FileFormat,
+                        encoding: CodePage?, skipDamaged: Bool, progress: ProgressBar?) throws -> Outcome {
+        let streamed = outputFormat == .json || (outputFormat == .folder && output != "-")
+        guard streamed || skipDamaged, [.dabriefcase, .bin2, .folder].contains(format) else { return .notStreamed }
+        let announce = [.json, .folder, .snapshot].contains(outputFormat) // where text is written
+        guard let (elements, given, folderNote) = try open(input, format: format, encoding: encoding, skipDamaged: skipDamaged) else {
+            return .notStreamed
+        }
+        BriefcaseElements.keepFreedMemoryForReuse() // each table reuses the memory of the one before
+        func report(_ result: ElementConversionReport) {
+            if announce {
+                if let folderNote { Console.note(folderNote) }
+                if let detection = result.detection, detection.codePage != .utf8 {
+                    Console.note("\(input): 8-bit strings read as \(detection.codePage.name): \(detection.reason) (override with --encoding)")
+                    if let hint = detection.hint { Console.note("\(input): \(hint)") }
+                }
+            }
+            for warning in result.warnings { Console.warning("\(input): \(warning)") }
+            for skipped in result.skipped { Console.warning("\(skipped.error.file ?? input): \(skipped)") }
+            if !result.skipped.isEmpty {
+                Console.warning("\(input): --skip-damaged: \(result.skipped.count) damaged element(s) left out of '\(output)'")
+            }
+        }
+        do {
+            switch outputFormat {
+            case .json:
+                report(try writeJSON(elements, to: output, encoding: given, skipDamaged: skipDamaged, progress: progress))
+            case .folder where output != "-":
+                var result: ElementConversionReport?
+                try FolderOutput.write(to: output) { temporary in
+                    result = try elements.writeFolder(to: temporary, encoding: given, skipDamaged: skipDamaged)
+                }
+                report(result!)
+            default:
+                var stream = Bin2Stream()
+                let result = try elements.convert(encoding: given, skipDamaged: skipDamaged, start: { _ in stream = Bin2Stream() },
+                                                  consume: { _, element in stream.elements.append(element) }, abandon: {})
+                report(result)
+                let file = BriefcaseFile(properties: elements.properties, stream: stream, headerPadding: elements.headerPadding)
+                return .loaded(LoadedBriefcase(path: input, format: format, document: BriefcaseDocument(container: elements.container, file: file),
+                                               codePage: result.codePage, warnings: []))
+            }
+        } catch let error as BriefcaseError {
+            throw error.file == nil ? error.inFile(output) : error
+        }
+        return .done
+    }
+
+    /// The input opened for reading element by element, the code page to write with when it is
+    /// decided already (given, or a folder's), and the note a folder's code page gets. Nil for
+    /// inputs that cannot be read in place (standard input, gzip) unless `skipDamaged` asks for
+    /// it: those are then decompressed into an unlinked temporary file.
+    private static func open(_ path: String, format: FileFormat, encoding: CodePage?, skipDamaged: Bool) throws
+        -> (BriefcaseElements, CodePage?, String?)? {
+        do {
+            if format == .folder {
+                let briefcase = try Briefcase.openFolder(path, codePage: encoding)
+                let note = encoding == nil && briefcase.codePage != .utf8
+                    ? "\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)" : nil
+                return (BriefcaseElements(briefcase), briefcase.codePage, note)
+            }
+            let container = format.container!
+            guard path == "-" || GzipInput.isGzipped(path) else {
+                return (try BriefcaseElements.open(path, as: container), encoding, nil)
+            }
+            guard skipDamaged else { return nil }
+            let input = try GzipInput.read(path)
+            let temporary = NSTemporaryDirectory() + "/briefcase-input-" + UUID().uuidString
+            try FileIO.writeAtomically(input.bytes, to: temporary)
+            defer { unlink(temporary) } // the open file stays readable
+            do throws(BriefcaseError) {
+                return (try BriefcaseElements.open(temporary, as: container), encoding, nil)
+            } catch {
+                var located = error
+                located.file = path == "-" ? "(standard input)" : path
+                if input.gzipped, located.offset != nil { located.message += " (offset in the decompressed data)" }
+                throw located
+            }
+        } catch let error as BriefcaseError {
+            throw error.file == nil ? error.inFile(path) : error
+        }
+    }
+
+    /// The JSON document, element by element, into an atomic output (temporary file + rename;
+    /// gzip for a `.gz` name; `-` for standard output).
+    static func writeJSON(_ elements: BriefcaseElements, to output: String, encoding: CodePage?, skipDamaged: Bool,
+                          progress: ProgressBar?) throws -> ElementConversionReport {
+        var (sink, report) = try JSONDocumentEncoder<AtomicOutputSink>.write(
+            elements, encoding: encoding, skipDamaged: skipDamaged, canRestart: output != "-",
+            makeSink: {
+                var sink = try AtomicOutputSink(output: try AtomicOutput(path: output), gzip: GzipOutput.wanted(output))
+                sink.progress = progress
+                return sink
+            }, discard: { sink in sink.output.discard() })
+        do {
+            try sink.finish()
+            try sink.output.commit()
+        } catch {
+            sink.output.discard()
+            throw error
+        }
+        return report
+    }
+}
