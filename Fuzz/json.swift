@@ -6,6 +6,10 @@
 // FuzzSupport.swift) unless the model is one the binary writer refuses (`.invalidModel`, e.g.
 // rows with the wrong number of values or a value that does not fit its column).
 //
+// Differential: the streaming reader + writer (`JSONStreamConversion`, what `convert` uses for
+// json → dabriefcase/bin2) must write exactly the bytes the tree decoder + encoder give, and refuse
+// exactly what they refuse.
+//
 // Scripts/fuzz.sh json SECONDS
 
 import BriefcaseKit
@@ -14,6 +18,7 @@ import BriefcaseJSON
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)
+    checkStreamingAgreesWithTree(bytes)
     guard let value = try? JSONParser.parse(bytes) else { return 0 }
 
     let text = value.serialized()
@@ -36,4 +41,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard decoded == document else { fuzzFailure("JSON document → binary → model changed the model") }
     FuzzChecks.roundTrip(decoded, original: encoded, canonicalInput: true)
     return 0
+}
+
+/// The streaming conversion against the tree decoder + encoder, on the same input.
+func checkStreamingAgreesWithTree(_ bytes: [UInt8]) {
+    let tree: [UInt8]? = try? JSONDocumentDecoder().decode(bytes).encode()
+    var output = MemoryStreamOutput()
+    let streamed: [UInt8]? = bytes.withUnsafeBytes { buffer in
+        do {
+            try JSONStreamConversion.convert(buffer, to: &output)
+            return output.bytes
+        } catch {
+            return nil
+        }
+    }
+    switch (tree, streamed) {
+    case (nil, nil): return
+    case (nil, _?): fuzzFailure("the streaming reader accepts a document the tree decoder refuses")
+    case (_?, nil): fuzzFailure("the streaming reader refuses a document the tree decoder accepts")
+    case (let a?, let b?): if a != b { fuzzFailure("streaming and tree conversions write different bytes") }
+    }
 }

@@ -20,6 +20,9 @@ enum Operation: String, CaseIterable {
     /// The same, a second time in the same process: the heap already holds the memory (freed by
     /// the first decode), so no page faults; what a long-running app sees.
     case decodeAgain = "decode-again"
+    /// Every table and delta decoded from bytes in memory one at a time via the element index,
+    /// each released before the next (what a streaming converter does): memory of one table.
+    case decodeEach = "decode-each"
     /// `BriefcaseFileCodec.encode` of a decoded briefcase (checked equal to the input).
     case encode
     /// Read + `Validator.validate` (what `briefcase validate` does).
@@ -49,6 +52,7 @@ enum Operation: String, CaseIterable {
         case .cat: return "floor: cat > /dev/null"
         case .decode: return "decode all tables"
         case .decodeAgain: return "decode all tables, warm heap"
+        case .decodeEach: return "decode all tables, one at a time"
         case .encode: return "encode all tables"
         case .validate: return "validate"
         case .openOne: return "open + read 1 small table of 30"
@@ -124,6 +128,23 @@ enum Measure {
             end = System.now(); cpuEnd = System.cpuTime()
             withExtendedLifetime(file) {}
 
+        case .decodeEach:
+            let bytes = try FileIO.read(input)
+            var elements = 0
+            // As the element-by-element converter does: each table reuses the memory freed by
+            // the one before instead of faulting fresh pages in.
+            BriefcaseElements.keepFreedMemoryForReuse()
+            cpuStart = System.cpuTime(); start = System.now()
+            let header = try BriefcaseFileCodec.readHeader(bytes)
+            let index = try ElementIndex.read(bytes, streamStart: header.dataOffset)
+            var decoder = Bin2Decoder(bytes: bytes)
+            for entry in index.entries {
+                let element = try decoder.decodeElement(entry, in: index)
+                withExtendedLifetime(element) { elements += 1 }
+            }
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "\(elements) elements, \(decoder.warnings.count) warnings" }
+
         case .encode:
             let bytes = try FileIO.read(input)
             let file = try BriefcaseFileCodec.decode(bytes)
@@ -155,30 +176,46 @@ enum Measure {
         case .toJSON:
             let path = output + ".json"
             cpuStart = System.cpuTime(); start = System.now()
-            let bytes = try FileIO.read(input)
-            var warnings: [DecodingWarning] = []
-            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
-            let codePage = CodePage.detect(in: document.file).codePage
-            var encoder = JSONDocumentEncoder(sink: FileSink(path: path), codePage: codePage)
-            try encoder.encode(document)
-            encoder.writer.sink.close()
+            // Element by element, as `briefcase convert` does it (one table in memory at a time).
+            BriefcaseElements.keepFreedMemoryForReuse()
+            let elements = try BriefcaseElements.open(input, as: .dabriefcase)
+            let (sink, report) = try JSONDocumentEncoder<FileSink>.write(elements, encoding: nil, makeSink: { FileSink(path: path) },
+                                                                         discard: { $0.close() })
+            sink.close()
+            let codePage = report.codePage
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "json \(System.fileSize(path)) bytes, encoding \(codePage.name)" }
-            withExtendedLifetime(document) {}
             System.remove(path)
 
         case .fromJSON:
             guard let json else { System.fail("from-json needs --json") }
             let path = output + ".daBriefcase"
+            /// The CLI's path (mapped input, `JSONStreamConversion`) into a plain file: written with
+            /// write(2), the index position patched with pwrite(2), not fsync'd, like the other outputs.
+            struct PlainFile: BriefcaseStreamOutput {
+                let fd: Int32
+                mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
+                    var done = 0
+                    while done < bytes.count {
+                        let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                        guard n > 0 else { throw BriefcaseError(.io, "cannot write") }
+                        done += n
+                    }
+                }
+                mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
+                    guard pwrite(fd, bytes.baseAddress!, bytes.count, off_t(offset)) == bytes.count else { throw BriefcaseError(.io, "cannot write") }
+                }
+                mutating func reset() throws(BriefcaseError) {
+                    guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw BriefcaseError(.io, "cannot rewind") }
+                }
+            }
             cpuStart = System.cpuTime(); start = System.now()
-            let bytes = try FileIO.read(json)
-            let document = try JSONDocumentDecoder().decode(bytes)
-            let encoded = try document.encode()
-            let sink = FileSink(path: path)
-            encoded.withUnsafeBytes { sink.write($0) }
-            sink.close()
+            guard let mapped = try MappedFile(path: json) else { System.fail("from-json: \(json) is not a regular file") }
+            var file = PlainFile(fd: open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644))
+            try JSONStreamConversion.convert(mapped.bytes, to: &file, as: .dabriefcase, consumed: { mapped.release(upTo: $0) })
+            close(file.fd)
             end = System.now(); cpuEnd = System.cpuTime()
-            withExtendedLifetime((document, encoded)) {}
+            withExtendedLifetime(mapped) {}
             if verify {
                 guard sameContents(path, input) else { System.fail("from-json: the output differs from the original briefcase") }
                 note = "output equals the original byte for byte"
@@ -188,30 +225,24 @@ enum Measure {
         case .toSnapshot:
             let path = output + ".snapshot.json"
             cpuStart = System.cpuTime(); start = System.now()
-            let bytes = try FileIO.read(input)
-            var warnings: [DecodingWarning] = []
-            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
-            let codePage = CodePage.detect(in: document.file).codePage
-            let export = try SnapshotExport(document, codePage: codePage)
-            var writer = JSONWriter(sink: FileSink(path: path))
-            try export.write(to: &writer)
-            try writer.flush()
-            writer.sink.close()
+            // Element by element (`SnapshotOutput.write(_ elements:…)`, the path `briefcase convert`
+            // takes for a binary input): one table in memory at a time, mapped and written as it goes.
+            BriefcaseElements.keepFreedMemoryForReuse()
+            let elements = try BriefcaseElements.open(input, as: .dabriefcase)
+            let result = try SnapshotExport.stream(elements, encoding: nil, makeSink: { () -> FileSink in FileSink(path: path) },
+                                                   discard: { (sink: inout FileSink) in sink.close() })
+            result.sink.close()
             end = System.now(); cpuEnd = System.cpuTime()
-            if verify { note = "snapshot \(System.fileSize(path)) bytes, \(export.limitViolations.count) datastore limits broken, \(export.warnings.count) warnings" }
-            withExtendedLifetime((document, export)) {}
+            if verify { note = "snapshot \(System.fileSize(path)) bytes, encoding \(result.report.codePage.name), \(result.summary.limitViolations.count) datastore limits broken, \(result.summary.warnings.count) warnings" }
             System.remove(path)
 
         case .toFolder:
             let path = output + ".briefcase"
             cpuStart = System.cpuTime(); start = System.now()
-            let bytes = try FileIO.read(input)
-            var warnings: [DecodingWarning] = []
-            let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
-            let codePage = CodePage.detect(in: document.file).codePage
-            try Briefcase.make(from: document, at: path, kind: .folder, codePage: codePage).write()
+            // Table by table, as `briefcase convert` does it (one table in memory at a time).
+            BriefcaseElements.keepFreedMemoryForReuse()
+            _ = try BriefcaseElements.open(input, as: .dabriefcase).writeFolder(to: path, encoding: nil, skipDamaged: false)
             end = System.now(); cpuEnd = System.cpuTime()
-            withExtendedLifetime(document) {}
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)
 

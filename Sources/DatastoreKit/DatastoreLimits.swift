@@ -28,24 +28,34 @@ public enum DatastoreLimits {
                 errors.append(error.prefixed(by: JSONPath.root.appending(key: "rows").appending(index: position)))
             }
         }
-        if snapshot.recordCount > recordCount {
-            errors.append(DatastoreError(.limitExceeded,
-                "the datastore has \(snapshot.recordCount) records; at most \(recordCount) are allowed",
-                at: JSONPath.root.appending(key: "rows")))
-        }
-        let size = snapshot.size(accounting)
-        if size > datastoreSize {
-            errors.append(DatastoreError(.limitExceeded,
-                "the datastore size is \(size) bytes; at most \(datastoreSize) are allowed"))
-        }
+        if let error = violation(ofRecordCount: snapshot.recordCount) { errors.append(error) }
+        if let error = violation(ofDatastoreSize: snapshot.size(accounting)) { errors.append(error) }
         return errors
+    }
+
+    /// The record-count violation of a datastore of `count` records (path `$.rows`), or nil.
+    /// (A writer that streams rows counts them itself and asks at the end.)
+    public static func violation(ofRecordCount count: Int) -> DatastoreError? {
+        guard count > recordCount else { return nil }
+        return DatastoreError(.limitExceeded, "the datastore has \(count) records; at most \(recordCount) are allowed",
+                              at: JSONPath.root.appending(key: "rows"))
+    }
+
+    /// The violation of a datastore of size `size` (1000 + Σ record size; path `$`), or nil.
+    public static func violation(ofDatastoreSize size: Int) -> DatastoreError? {
+        guard size > datastoreSize else { return nil }
+        return DatastoreError(.limitExceeded, "the datastore size is \(size) bytes; at most \(datastoreSize) are allowed")
     }
 
     /// The record-size violation of one record (path `$`), or nil.
     public static func violation(ofRecord record: DatastoreRecord, tableID: String, recordID: String,
                                  accounting: BytesAccounting = .conservative) -> DatastoreError?
     {
-        let size = record.size(accounting)
+        violation(ofRecordSize: record.size(accounting), tableID: tableID, recordID: recordID)
+    }
+
+    /// The violation of a record of size `size` (100 + Σ field sizes; path `$`), or nil.
+    public static func violation(ofRecordSize size: Int, tableID: String, recordID: String) -> DatastoreError? {
         guard size > recordSize else { return nil }
         return DatastoreError(.limitExceeded,
             "the record \(JSONPath.quoted(recordID)) of table \(JSONPath.quoted(tableID)) has size \(size) bytes; "

@@ -3,29 +3,60 @@ import BriefcaseJSON
 import BriefcaseKit
 
 /// `convert … x.snapshot.json`: the briefcase as a datastore snapshot document
-/// (Spec/datastore-mapping.md), streamed through the atomic output (gzip for a `.gz` name).
+/// (Spec/datastore-mapping.md), mapped and written table by table through the atomic output
+/// (gzip for a `.gz` name). Limit violations are known only at the end: when they are refused,
+/// the output is discarded, so nothing is left behind.
 enum SnapshotOutput {
-    static func write(_ loaded: LoadedBriefcase, to output: String, ignoreLimits: Bool, progress: ProgressBar?) throws {
-        let export = try SnapshotExport(loaded.document, codePage: loaded.codePage)
-        for warning in export.warnings { Console.warning("\(loaded.path): \(warning)") }
-        if !export.limitViolations.isEmpty {
-            if ignoreLimits {
-                for violation in export.limitViolations {
-                    Console.warning("\(output): \(violation) (written anyway: --ignore-limits)")
-                }
-            } else {
-                for violation in export.limitViolations.dropLast() { Console.error("\(output): \(violation)") }
-                var last = BriefcaseError(.invalidData, export.limitViolations.last!.message + "; refused (--ignore-limits writes it anyway)", file: output)
-                last.element = export.limitViolations.last!.element
-                throw last
-            }
+    /// The snapshot of a binary briefcase on disk, element by element (memory: the index, the
+    /// pending changes and one table). For `StreamingConversion.convert` to call for a
+    /// `.snapshot` output without `--skip-damaged`; the caller reports `report` (code page note,
+    /// decoding warnings) as for JSON. Same bytes as `write(_ loaded:…)` of the decoded document.
+    static func write(_ elements: BriefcaseElements, encoding: CodePage?, inputPath: String, to output: String,
+                      ignoreLimits: Bool, progress: ProgressBar?) throws -> ElementConversionReport {
+        var result = try SnapshotExport.stream(
+            elements, encoding: encoding, canRestart: output != "-",
+            makeSink: {
+                var sink = try AtomicOutputSink(output: try AtomicOutput(path: output), gzip: GzipOutput.wanted(output))
+                sink.progress = progress
+                return sink
+            }, discard: { (sink: inout AtomicOutputSink) in sink.output.discard() })
+        do {
+            try check(result.summary, inputPath: inputPath, output: output, ignoreLimits: ignoreLimits)
+            try result.sink.finish()
+            try result.sink.output.commit()
+        } catch {
+            result.sink.output.discard()
+            throw error
         }
+        return result.report
+    }
+
+    /// Prints the mapping's warnings, and its limit violations: as warnings with
+    /// `--ignore-limits`, else as errors, throwing the last (the caller discards the output).
+    private static func check(_ summary: SnapshotExportSummary, inputPath: String, output: String, ignoreLimits: Bool) throws {
+        for warning in summary.warnings { Console.warning("\(inputPath): \(warning)") }
+        guard let last = summary.limitViolations.last else { return }
+        if ignoreLimits {
+            for violation in summary.limitViolations {
+                Console.warning("\(output): \(violation) (written anyway: --ignore-limits)")
+            }
+        } else {
+            for violation in summary.limitViolations.dropLast() { Console.error("\(output): \(violation)") }
+            var error = BriefcaseError(.invalidData, last.message + "; refused (--ignore-limits writes it anyway)", file: output)
+            error.element = last.element
+            throw error
+        }
+    }
+
+    static func write(_ loaded: LoadedBriefcase, to output: String, ignoreLimits: Bool, progress: ProgressBar?) throws {
+        let inputPath = loaded.path
         var atomic = try AtomicOutput(path: output)
         do {
             var sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
             sink.progress = progress
             var writer = JSONWriter(sink: sink)
-            try export.write(to: &writer)
+            let summary = try SnapshotExport.stream(loaded.document, codePage: loaded.codePage, to: &writer)
+            try check(summary, inputPath: inputPath, output: output, ignoreLimits: ignoreLimits)
             try writer.flush()
             try writer.sink.finish()
             atomic = writer.sink.output

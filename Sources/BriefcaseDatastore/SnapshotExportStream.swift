@@ -1,0 +1,85 @@
+// Feeding a streamed snapshot export (Spec/datastore-mapping.md §2.3): the heads of every
+// element first (names and columns, to choose the table and field ids), then the elements
+// whole, once each, in `SnapshotExportStream.order(heads:)`: every delta (pending changes are
+// small, and their count fixes the revision written first), then the tables in stream order,
+// so that only one table's rows need be in memory.
+
+import BriefcaseJSON
+import BriefcaseKit
+
+/// A streamed snapshot export fed element by element (e.g. by `BriefcaseElements.convert`,
+/// decoding one element at a time from disk).
+public final class SnapshotExportStream {
+    let streamer: SnapshotStreamer
+
+    /// `heads`: every element of the stream in stream order, tables without rows and deltas
+    /// without changes (`Element.head`) — only names, schemas and columns are looked at.
+    public init(heads: [Element], container: ContainerFormat, properties: [BriefcaseProperty],
+                headerPadding: ByteString, codePage: CodePage)
+    {
+        streamer = SnapshotStreamer(heads: heads, container: container, properties: properties,
+                                    headerPadding: headerPadding, codePage: codePage)
+    }
+
+    /// The order to feed the elements in: the deltas, then the tables, each in stream order.
+    public static func order(heads: [Element]) -> [Int] {
+        heads.indices.filter { heads[$0].kind == .delta } + heads.indices.filter { heads[$0].kind == .table }
+    }
+
+    /// Maps the element at stream position `position` (in `order(heads:)`), writing what it can.
+    public func consume<S: ByteSink>(_ position: Int, _ element: Element, to writer: inout JSONWriter<S>) throws(BriefcaseError) {
+        try run(into: &writer) { () throws(BriefcaseError) in try streamer.consume(position, element) }
+    }
+
+    /// Writes the rest of the document once every element was consumed; the caller flushes.
+    public func finish<S: ByteSink>(to writer: inout JSONWriter<S>) throws(BriefcaseError) -> SnapshotExportSummary {
+        try run(into: &writer) { () throws(BriefcaseError) in try streamer.finish() }
+        return streamer.summary
+    }
+
+    /// Runs `body` with the streamer's chunks going into `writer` (only for the call's duration).
+    private func run<S: ByteSink>(into writer: inout JSONWriter<S>, _ body: () throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+        let result: Result<Void, BriefcaseError> = withoutActuallyEscaping({ (chunk: UnsafeRawBufferPointer) -> Bool in
+            writer.writeRaw(chunk)
+            return writer.sinkError == nil
+        }) { emit in
+            streamer.emit = emit
+            defer { streamer.emit = { _ in true } }
+            do throws(BriefcaseError) {
+                try body()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result {
+            // A failed sink stops the export: report the sink's own error.
+            if let sinkError = writer.sinkError {
+                throw sinkError as? BriefcaseError ?? BriefcaseError(.io, "\(sinkError)")
+            }
+            throw error
+        }
+    }
+}
+
+extension SnapshotExport {
+    /// Maps `document` and writes its snapshot document into `writer` as it goes (the caller
+    /// flushes). Same bytes as `SnapshotExport(document, codePage:).write(to:)`.
+    public static func stream<S: ByteSink>(_ document: BriefcaseDocument, codePage: CodePage,
+                                           to writer: inout JSONWriter<S>) throws(BriefcaseError) -> SnapshotExportSummary
+    {
+        let elements = document.file.stream.elements
+        let heads = elements.map { element -> Element in
+            switch element {
+            case .table(var table): table.rows = []; return .table(table)
+            case .delta(var delta): delta.changes = []; return .delta(delta)
+            }
+        }
+        let stream = SnapshotExportStream(heads: heads, container: document.container, properties: document.file.properties,
+                                          headerPadding: document.file.headerPadding, codePage: codePage)
+        for position in SnapshotExportStream.order(heads: heads) {
+            try stream.consume(position, elements[position], to: &writer)
+        }
+        return try stream.finish(to: &writer)
+    }
+}
