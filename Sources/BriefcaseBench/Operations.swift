@@ -29,18 +29,21 @@ enum Operation: String, CaseIterable {
     case validate
     /// `Briefcase.open` + `table(named:)` of one small table (with its delta) out of 30.
     case openOne = "open-one"
-    /// dabriefcase → json as `briefcase convert` does it: read, decode, detect the code page,
-    /// stream the JSON document to a file.
+    /// dabriefcase → json as `briefcase convert` does it: open the file's element index, then
+    /// element by element decode, write its JSON, release it (`BriefcaseElements`); the code page
+    /// is chosen from the tables' heads.
     case toJSON = "to-json"
-    /// json → dabriefcase as `briefcase convert` does it: read, parse, decode the document,
-    /// encode, write the file.
+    /// json → dabriefcase as `briefcase convert` does it: map the document, read it element by
+    /// element (`JSONStreamReader`, rows straight from the bytes) into the streaming writer,
+    /// releasing the mapped pages behind it.
     case fromJSON = "from-json"
-    /// dabriefcase → datastore snapshot as `briefcase convert … x.snapshot.json` does it: read,
-    /// decode, detect the code page, map (`SnapshotExport`), stream the snapshot document. Size
-    /// limits are not enforced (as with --ignore-limits): synthetic data breaks them.
+    /// dabriefcase → datastore snapshot as `briefcase convert … x.snapshot.json` does it: element
+    /// by element from the file (`SnapshotExport.stream` over `BriefcaseElements`), streaming the
+    /// snapshot document. Size limits are not enforced (as with --ignore-limits): synthetic data
+    /// breaks them.
     case toSnapshot = "to-snapshot"
-    /// dabriefcase → folder as `briefcase convert` does it: read, decode, `Briefcase.make` +
-    /// `write()` (one DABRC600 file per table, each written atomically with fsync).
+    /// dabriefcase → folder as `briefcase convert` does it: element by element, each table
+    /// decoded and written as its own DABRC600 file (atomically, with fsync), then released.
     case toFolder = "to-folder"
     /// dabriefcase → folder the lazy way: `Briefcase.open` + `write(to:as: .folder)`, which copies
     /// the tables' bytes without decoding them.

@@ -22,8 +22,8 @@ usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed 
        briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify]
 
 SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 --seed 1,
---scratch /tmp/briefcase-bench, --out SCRATCH/results, --snapshot-limit 100MB (to-snapshot is
-skipped above it: the datastore mapping needs about 12 × the input in memory).
+--scratch /tmp/briefcase-bench, --out SCRATCH/results, no --snapshot-limit (to-snapshot, the
+slowest operation, is skipped above it when given).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 

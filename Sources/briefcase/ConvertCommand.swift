@@ -81,10 +81,11 @@ struct ConvertCommand: ParsableCommand {
             // Element by element, without the whole document in memory (StreamingConversion+JSON.swift).
             return try StreamingConversion.convertJSON(input: input, output: output, container: container, progress: progress)
         }
-        // Binary inputs on disk stream to json and folder, element by element (and --skip-damaged).
+        // Binary inputs on disk stream to json, folder and snapshot, element by element (and --skip-damaged).
         let loaded: LoadedBriefcase
         switch try StreamingConversion.convert(input: input, format: inputFormat, output: output, outputFormat: outputFormat,
-                                               encoding: encodingOption.codePage, skipDamaged: skipDamaged, progress: progress) {
+                                               encoding: encodingOption.codePage, skipDamaged: skipDamaged, ignoreLimits: ignoreLimits,
+                                               progress: progress) {
         case .done: return
         case .loaded(let readable): loaded = readable
         case .notStreamed:

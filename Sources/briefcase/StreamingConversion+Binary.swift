@@ -4,7 +4,8 @@ import Foundation
 
 /// `convert` out of a binary briefcase on disk (dabriefcase, bin2, folder) element by element
 /// (Spec/robustness.md, "Streaming conversion"): JSON and folder outputs are written as each
-/// element is decoded, so memory holds the index and one table, not the whole model.
+/// element is decoded, and so are snapshots (without `--skip-damaged`), so memory holds the
+/// index and one table, not the whole model.
 /// `--skip-damaged` (an element whose bytes do not decode is left out and listed) works for
 /// every output: the formats not streamed get a document built from the readable elements.
 enum StreamingConversion {
@@ -19,8 +20,9 @@ enum StreamingConversion {
     }
 
     static func convert(input: String, format: FileFormat, output: String, outputFormat: FileFormat,
-                        encoding: CodePage?, skipDamaged: Bool, progress: ProgressBar?) throws -> Outcome {
-        let streamed = outputFormat == .json || (outputFormat == .folder && output != "-")
+                        encoding: CodePage?, skipDamaged: Bool, ignoreLimits: Bool, progress: ProgressBar?) throws -> Outcome {
+        // (A snapshot with --skip-damaged is made from the readable elements' document.)
+        let streamed = outputFormat == .json || (outputFormat == .folder && output != "-") || (outputFormat == .snapshot && !skipDamaged)
         guard streamed || skipDamaged, [.dabriefcase, .bin2, .folder].contains(format) else { return .notStreamed }
         let announce = [.json, .folder, .snapshot].contains(outputFormat) // where text is written
         guard let (elements, given, folderNote) = try open(input, format: format, encoding: encoding, skipDamaged: skipDamaged) else {
@@ -45,6 +47,9 @@ enum StreamingConversion {
             switch outputFormat {
             case .json:
                 report(try writeJSON(elements, to: output, encoding: given, skipDamaged: skipDamaged, progress: progress))
+            case .snapshot where !skipDamaged:
+                report(try SnapshotOutput.write(elements, encoding: given, inputPath: input, to: output,
+                                                ignoreLimits: ignoreLimits, progress: progress))
             case .folder where output != "-":
                 var result: ElementConversionReport?
                 try FolderOutput.write(to: output) { temporary in

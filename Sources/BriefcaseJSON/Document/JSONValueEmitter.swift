@@ -179,10 +179,10 @@ struct JSONValueEmitter {
         switch value {
         case .ansiString(let s): return putUTF8Text(s, d, &o)
         case .wideString(let s):
-            if !putUTF16LEText(s.bytes, d, &o) { putBytesObject("utf16le", s, d, &o) }
+            if !s.withUnsafeBufferPointer({ putUTF16LEText(UnsafeRawBufferPointer($0), d, &o) }) { putBytesObject("utf16le", s, d, &o) }
         case .blob(let s): putBase64String(s, d, &o)
         case .guid(let s):
-            let printable = s.bytes.withUnsafeBufferPointer { buffer -> Bool in
+            let printable = s.withUnsafeBufferPointer { buffer -> Bool in
                 guard buffer.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
                 putEscaped(buffer, d, &o)
                 return true
@@ -361,7 +361,7 @@ struct JSONValueEmitter {
 
     static func putBase64String(_ bytes: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
         d[o] = UInt8(ascii: "\""); o += 1
-        bytes.bytes.withUnsafeBufferPointer { source in
+        bytes.withUnsafeBufferPointer { source in
             var s = 0
             var out = d + o
             // Blobs are most of a typical document: six bytes at a time, one 8-byte load and four
@@ -407,7 +407,7 @@ struct JSONValueEmitter {
     static func putUTF8Text(_ string: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
         // Strict UTF-8 decodes one to one: the text's bytes are the stored bytes.
         guard string.isValidUTF8 else { putBytesObject("bytes", string, d, &o); return false }
-        string.bytes.withUnsafeBufferPointer { putEscaped($0, d, &o) }
+        string.withUnsafeBufferPointer { putEscaped($0, d, &o) }
         return true
     }
 
@@ -473,11 +473,11 @@ struct JSONValueEmitter {
     /// `"…"`: UTF-16LE bytes as escaped UTF-8 (what `appendString` writes for the text
     /// `WideText.decode` gives), and true; nothing and false when the bytes are not well-formed
     /// UTF-16LE (odd length, unpaired surrogate).
-    static func putUTF16LEText(_ bytes: ArraySlice<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
-        guard bytes.count % 2 == 0 else { return false }
-        let units = bytes.count / 2
+    static func putUTF16LEText(_ source: UnsafeRawBufferPointer, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
+        guard source.count % 2 == 0 else { return false }
+        let units = source.count / 2
         let start = o
-        let ok = bytes.withUnsafeBytes { source -> Bool in
+        let ok = { () -> Bool in
             d[o] = UInt8(ascii: "\""); o += 1
             var i = 0
             @inline(__always) func unit(_ k: Int) -> UInt32 {
@@ -518,7 +518,7 @@ struct JSONValueEmitter {
             }
             d[o] = UInt8(ascii: "\""); o += 1
             return true
-        }
+        }()
         if !ok { o = start }
         return ok
     }

@@ -19,6 +19,6 @@ extension OLEDateTime {
 extension ByteString {
     /// True when the bytes are strict UTF-8 (what `utf8String` accepts), without building a String.
     public var isValidUTF8: Bool {
-        bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+        withUnsafeBufferPointer { UTF8Validation.isValid($0) } // (no slice: called per value)
     }
 }
