@@ -110,11 +110,11 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeRaw("}")
         }
         writer.writeRaw("],\n     \"rows\": [")
-        let types = table.fields.map(\.type)
+        let types = table.fields.map(\.type), storages = types.map(\.storage)
         for (r, row) in table.rows.enumerated() {
             if r == 0 { writer.writeRaw("\n      ") } else { writer.writeRaw(",\n      ") }
             do {
-                try writeValues(row, types)
+                try writeValues(row, types, storages)
             } catch {
                 throw BriefcaseError(.invalidModel, "row \(r): \(error.message)", element: codePage.decodeForDisplay(table.name))
             }
@@ -160,9 +160,9 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writeAnsi(change.message)
             do {
                 writer.writeRaw(",\n       \"old\": ")
-                try writeValues(change.oldValues, types)
+                try writeValues(change.oldValues, types, types.map(\.storage))
                 writer.writeRaw(",\n       \"new\": ")
-                try writeValues(change.newValues, types)
+                try writeValues(change.newValues, types, types.map(\.storage))
             } catch {
                 throw BriefcaseError(.invalidModel, "change \(i): \(error.message)", element: codePage.decodeForDisplay(delta.name))
             }
@@ -202,8 +202,8 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     // MARK: values
 
     /// A positional array; the model must match its columns (as decoded models always do).
-    private mutating func writeValues(_ values: [Value?], _ types: [DataType]) throws(BriefcaseError) {
-        try emitter.writeValues(values, types, to: &writer.buffer)
+    private mutating func writeValues(_ values: [Value?], _ types: [DataType], _ storages: [ValueStorage?]) throws(BriefcaseError) {
+        try emitter.writeValues(values, types, storages: storages, to: &writer.buffer)
         writer.drainIfFull()
     }
 

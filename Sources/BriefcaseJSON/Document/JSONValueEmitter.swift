@@ -60,8 +60,9 @@ struct JSONValueEmitter {
     /// the scratch buffer grown to each value's worst case; then one append. A value that does not
     /// fit its column throws after what came before it was written, as the value-by-value form
     /// did; 8-bit text in another code page than UTF-8 is written by `writeAnsi` in between.
-    func writeValues(_ values: [Value?], _ types: [DataType], to out: inout [UInt8]) throws(BriefcaseError) {
-        guard values.count == types.count else {
+    /// `storages`: `types.map(\.storage)`, worked out once per table by the caller.
+    func writeValues(_ values: [Value?], _ types: [DataType], storages: [ValueStorage?], to out: inout [UInt8]) throws(BriefcaseError) {
+        guard values.count == types.count, storages.count == types.count else {
             throw BriefcaseError(.invalidModel, "\(values.count) values for \(types.count) fields")
         }
         var o = 0
@@ -72,7 +73,7 @@ struct JSONValueEmitter {
             if o &+ 8 > scratch.capacity { d = scratch.grow(keeping: o, to: o &+ 8) }
             if i > 0 { d[o] = UInt8(ascii: ","); d[o &+ 1] = UInt8(ascii: " "); o &+= 2 }
             guard let value = values[i] else { Self.put("null", d, &o); continue }
-            guard let storage = types[i].storage, value.fits(storage) else {
+            guard let storage = storages[i], value.fits(storage) else {
                 out.append(contentsOf: UnsafeBufferPointer(start: d, count: o))
                 throw BriefcaseError(.invalidModel, "value \(value) does not fit a \(types[i].name) field")
             }
