@@ -423,15 +423,13 @@ final class ExportBuilder {
 
     /// One delta per applied change, or the grouping the `DatastoreSnapshot` property records.
     private func groupDeltas() {
-        var groups: [(nonce: String?, members: [Int])] = pending.indices.compactMap { position in
-            pending[position].datastore == nil ? nil : (nil, [position])
+        let changes = pending.map {
+            DeltaGrouping.Change(tableName: $0.tableName, recordID: $0.recordID, applied: $0.datastore != nil,
+                                 table: ObjectIdentifier($0.state))
         }
-        if let hinted = hints?.deltas {
-            if let regrouped = regroup(hinted) {
-                groups = regrouped
-            } else {
-                warnings.append("the \(SnapshotHints.propertyName) property does not describe these changes; one delta per change instead")
-            }
+        let (groups, hintsIgnored) = DeltaGrouping.groups(changes, rev: rev, hinted: hints?.deltas)
+        if hintsIgnored {
+            warnings.append("the \(SnapshotHints.propertyName) property does not describe these changes; one delta per change instead")
         }
         for (position, group) in groups.enumerated() {
             let deltaRev = rev + position
@@ -444,33 +442,6 @@ final class ExportBuilder {
             let nonce = group.nonce ?? Self.nonce(changes, rev: deltaRev)
             deltas.append(DatastoreDelta(rev: deltaRev, changes: changes, nonce: nonce))
         }
-    }
-
-    private func regroup(_ hinted: [SnapshotHints.DeltaGroup]) -> [(nonce: String?, members: [Int])]? {
-        struct Ref: Hashable { var table: String; var recordID: Int32 }
-        var candidates: [Ref: [Int]] = [:]   // the changes a reference can name, in order
-        for index in pending.indices.reversed() {
-            guard let table = pending[index].tableName else { continue }
-            candidates[Ref(table: table, recordID: pending[index].recordID), default: []].append(index)
-        }
-        var used = Set<Int>()
-        var result: [(nonce: String?, members: [Int])] = []
-        var lastInTable: [ObjectIdentifier: Int] = [:]
-        for (position, group) in hinted.enumerated() {
-            guard group.rev == rev + position else { return nil }
-            var members: [Int] = []
-            for ref in group.changes {
-                guard let index = candidates[Ref(table: ref.table, recordID: ref.recordID)]?.popLast(),
-                      pending[index].datastore != nil else { return nil }
-                let table = ObjectIdentifier(pending[index].state)
-                if let last = lastInTable[table], last > index { return nil }  // per table, change order is kept
-                lastInTable[table] = index
-                used.insert(index)
-                members.append(index)
-            }
-            result.append((group.nonce, members))
-        }
-        return used.count == pending.count ? result : nil
     }
 
     private func patch(_ member: Int, rev: Int, change: Int) {
