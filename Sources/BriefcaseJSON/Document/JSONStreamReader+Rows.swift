@@ -223,31 +223,11 @@ struct Cursor {
         return ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & high != 0
     }
 
-    /// One multi-byte UTF-8 sequence at `i`, with the parser's rules (no overlong forms, no
-    /// surrogates, nothing above U+10FFFF).
+    /// One multi-byte UTF-8 sequence at `i`, with the parser's rules (`UTF8Validation`).
     mutating func skipUTF8Sequence() -> Bool {
-        let lead = buf[i]
-        var length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return false
-        }
-        guard end - i >= length else { return false }
-        for k in 1..<length {
-            let byte = buf[i + k]
-            guard byte >= low && byte <= high else { return false }
-            low = 0x80
-            high = 0xBF
-        }
-        i += length
+        let length = UTF8Validation.sequenceLength(buf.baseAddress!, at: i, end: end)
+        guard length > 0 else { return false }
+        i &+= length
         return true
     }
 

@@ -1,3 +1,5 @@
+import BriefcaseKit
+
 // Strict RFC 8259 parser: UTF-8 bytes -> JSONValue.
 //
 // - Exactly one value, optionally surrounded by JSON whitespace (space, tab, LF, CR).
@@ -362,31 +364,10 @@ private struct Parser {
     /// Validates one multi-byte UTF-8 sequence starting at `i` (lead byte >= 0x80) and skips it.
     /// Rejects overlong forms, encoded surrogates and code points above U+10FFFF.
     mutating func skipUTF8Sequence() throws(JSONParseError) {
-        let start = i
-        let lead = buf[i]
-        var length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: throw fail("invalid UTF-8", at: start)
-        }
-        var j = start &+ 1
-        while j < start &+ length {
-            guard j < end else { throw unexpectedEnd() }
-            let byte = buf[j]
-            guard byte >= low && byte <= high else { throw fail("invalid UTF-8", at: start) }
-            low = 0x80
-            high = 0xBF
-            j &+= 1
-        }
-        i = j
+        let length = UTF8Validation.sequenceLength(buf.baseAddress!, at: i, end: end)
+        if length < 0 { throw unexpectedEnd() }
+        guard length > 0 else { throw fail("invalid UTF-8", at: i) }
+        i &+= length
     }
 
     /// Decodes the escape at `i` (a backslash) into `scratch`; leaves `i` after it.
