@@ -93,32 +93,6 @@ public struct SnapshotExport: Sendable {
 
 // MARK: - the mapping
 
-/// One table (or a delta without a table) while mapping: its current rows and their record ids.
-final class TableState {
-    let tid: String
-    let name: ByteString
-    let display: String
-    var table: Table
-    let roles: [ColumnRole]
-    /// Columns whose values make the record id (schema `InPrimaryKey`, else the delta's key fields).
-    let keyColumns: [Int]
-    /// The record id of each current row (parallel to `table.rows`).
-    var slotIDs: [String] = []
-    /// Record ids of the live records.
-    var live = IDAllocator()
-
-    init(tid: String, name: ByteString, display: String, table: Table, roles: [ColumnRole], keyColumns: [Int]) {
-        self.tid = tid
-        self.name = name
-        self.display = display
-        self.table = table
-        self.roles = roles
-        self.keyColumns = keyColumns
-    }
-
-    var recordIDColumn: Int? { roles.firstIndex(of: .recordID) }
-}
-
 final class ExportBuilder {
     let document: BriefcaseDocument
     let codePage: CodePage
@@ -187,86 +161,11 @@ final class ExportBuilder {
     // MARK: tables
 
     private func makeState(_ table: Table, delta: Delta?) -> TableState {
-        let display = codePage.decodeForDisplay(table.name)
-        let text = codePage.decodeReversibly(table.name)
-        var preferred = DatastoreNames.preferredID(table.name, codePage: codePage)
-        if let hinted = hints?.tid(forTable: text), DatastoreIdentifier.isValid(hinted), !tableIDs.contains(hinted) {
-            preferred = hinted
-        }
-        let tid = tableIDs.allocate(preferred)
-
-        var fieldIDs = IDAllocator()
-        var roles: [ColumnRole] = []
-        for (column, field) in table.fields.enumerated() {
-            let properties = table.schema.flatMap { column < $0.fields.count ? $0.fields[column] : nil }
-            let columnHints = ColumnHints(properties: properties)
-            let isText = field.type.storage == .ansiString || field.type.storage == .wideString
-            if columnHints.recordID && isText && !roles.contains(.recordID) {
-                roles.append(.recordID)
-                continue
-            }
-            var preferred = DatastoreNames.preferredID(field.name, codePage: codePage)
-            if let hinted = columnHints.fieldID, DatastoreIdentifier.isValid(hinted), !fieldIDs.contains(hinted) {
-                preferred = hinted
-            }
-            roles.append(.field(fieldIDs.allocate(preferred), json: columnHints.json && isText))
-        }
-
-        var keyColumns: [Int] = []
-        if let schema = table.schema {
-            for (column, properties) in schema.fields.enumerated() where column < table.fields.count {
-                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyColumns.append(column) }
-            }
-        }
-        if keyColumns.isEmpty, let delta {
-            keyColumns = delta.keyFields.compactMap { key in table.fields.firstIndex { namesMatch($0.name, key) } }
-        }
-        return TableState(tid: tid, name: table.name, display: display, table: table, roles: roles, keyColumns: keyColumns)
+        TableMapping.makeState(table, keyDelta: delta, codePage: codePage, hints: hints, tableIDs: &tableIDs)
     }
 
-    /// The record id of a row: the record-id column, else the key values, else `fallback`;
-    /// unique among the table's live records.
-    private func recordID(for row: Row, in state: TableState, fallback: String) -> String {
-        if let column = state.recordIDColumn, column < row.count, let value = row[column], let text = text(of: value),
-           DatastoreIdentifier.isValid(text), state.live.insert(text)
-        {
-            return text
-        }
-        if !state.keyColumns.isEmpty {
-            var tokens: [String] = []
-            for column in state.keyColumns {
-                guard column < row.count, let value = row[column],
-                      let token = DatastoreNames.encode(keyText(value, type: state.table.fields[column].type))
-                else { tokens = []; break }
-                tokens.append(token)
-            }
-            let id = tokens.joined(separator: ".")
-            if !tokens.isEmpty, DatastoreIdentifier.isValid(id), state.live.insert(id) { return id }
-        }
-        return state.live.allocate(fallback)
-    }
-
-    private func text(of value: Value) -> String? {
-        switch value {
-        case .ansiString(let s): return codePage.decodeReversibly(s)
-        case .wideString(let s): return WideText.decode(s)
-        default: return nil
-        }
-    }
-
-    /// A key value as text: the JSON document's string form, or its number text.
-    private func keyText(_ value: Value, type: DataType) -> String {
-        switch value {
-        case .integer(let i): return String(i)
-        case .largeUInt(let u): return String(u)
-        case .ansiString, .wideString: if let text = text(of: value) { return text }
-        default: break
-        }
-        switch parts.json(value, type: type) {
-        case .string(let s): return s
-        case .number(let n): return n
-        case let other: return other.description
-        }
+    private func recordID(for row: Row, in state: TableState, fallback: @autoclosure () -> String) -> String {
+        TableMapping.recordID(for: row, in: state, codePage: codePage, parts: parts, fallback: fallback())
     }
 
     private func tableObject(_ table: Table, state: TableState) throws -> JSONObject {
@@ -284,8 +183,8 @@ final class ExportBuilder {
             if !overrides.isEmpty { exact[id] = .object(overrides) }
         }
         var head = try parts.tableHead(table)
-        head = inserting(tid: state.tid, into: head)
-        head["fields"] = annotate(head["fields"], roles: state.roles)
+        head = TableMapping.inserting(tid: state.tid, into: head)
+        head["fields"] = TableMapping.annotate(head["fields"], roles: state.roles)
         head["rows"] = .array(ids)
         if !exact.isEmpty { head["exact"] = .object(exact) }
         return head
@@ -302,33 +201,6 @@ final class ExportBuilder {
             }
         }
         return result
-    }
-
-    private func inserting(tid: String, into head: JSONObject) -> JSONObject {
-        var result = JSONObject()
-        for member in head.members {
-            result.append(key: member.key, value: member.value)
-            if member.key == "name" { result.append(key: "tid", value: .string(tid)) }
-        }
-        return result
-    }
-
-    /// Field (or logged field) objects with their role: `"id"` (and `"json": true`), or `"rowid": true`.
-    private func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
-        guard case .array(let items) = fields else { return fields ?? .array([]) }
-        return .array(items.enumerated().map { position, item in
-            guard case .object(var object) = item, position < roles.count else { return item }
-            switch roles[position] {
-            case .field(let id, let json):
-                object["id"] = .string(id)
-                if json { object["json"] = true }
-            case .recordID:
-                object["rowid"] = true
-            case .none:
-                break
-            }
-            return .object(object)
-        })
     }
 
     // MARK: deltas
@@ -407,8 +279,8 @@ final class ExportBuilder {
         changeEntries[element] = entries
 
         var head = try parts.deltaHead(delta)
-        head = inserting(tid: state.tid, into: head)
-        head["loggedFields"] = annotate(head["loggedFields"], roles: loggedRoles)
+        head = TableMapping.inserting(tid: state.tid, into: head)
+        head["loggedFields"] = TableMapping.annotate(head["loggedFields"], roles: loggedRoles)
         return head
     }
 

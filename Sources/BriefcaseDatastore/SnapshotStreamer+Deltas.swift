@@ -12,13 +12,13 @@ struct StreamPending {
     var tableName: String?
     var recordID: Int32
     var datastore: DatastoreChange?
-    var state: StreamTableState
+    var state: TableState
 }
 
 extension SnapshotStreamer {
     /// Maps `delta` over the current rows of `state`'s table (which it then replaces by the rows
     /// after the changes). `touched` gathers the ids of the stored records it updates or deletes.
-    func mapDelta(_ delta: Delta, state: StreamTableState, element: Int, touched: inout Set<String>) throws(BriefcaseError) {
+    func mapDelta(_ delta: Delta, state: TableState, element: Int, touched: inout Set<String>) throws(BriefcaseError) {
         let columns: [Int?] = delta.loggedFields.map { logged in
             state.table.fields.firstIndex { namesMatch($0.name, logged.name) }
         }
@@ -96,8 +96,8 @@ extension SnapshotStreamer {
         } catch {
             throw BriefcaseError(.invalidModel, "\(error)")
         }
-        head = Self.inserting(tid: state.tid, into: head)
-        head["loggedFields"] = Self.annotate(head["loggedFields"], roles: loggedRoles)
+        head = TableMapping.inserting(tid: state.tid, into: head)
+        head["loggedFields"] = TableMapping.annotate(head["loggedFields"], roles: loggedRoles)
         deltaHeads[element] = head
     }
 

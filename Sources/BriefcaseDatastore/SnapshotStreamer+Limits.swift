@@ -29,7 +29,7 @@ struct StreamLimits {
     }
 
     /// Keeps the stored records of the table just written (`ids`, `rows`) whose id is in `ids`.
-    mutating func keepTouched(_ wanted: Set<String>, ids: [String], rows: [Row], state: StreamTableState,
+    mutating func keepTouched(_ wanted: Set<String>, ids: [String], rows: [Row], state: TableState,
                               mapping: ValueMapping)
     {
         let first = recordCount - ids.count

@@ -16,7 +16,7 @@ struct StreamColumn {
 }
 
 extension SnapshotStreamer {
-    func writeTable(_ state: StreamTableState, element: Int) throws(BriefcaseError) {
+    func writeTable(_ state: TableState, element: Int) throws(BriefcaseError) {
         let table = state.table
         var head: JSONObject
         do {
@@ -26,8 +26,8 @@ extension SnapshotStreamer {
         } catch {
             throw BriefcaseError(.invalidModel, "\(error)")
         }
-        head = Self.inserting(tid: state.tid, into: head)
-        head["fields"] = Self.annotate(head["fields"], roles: state.roles)
+        head = TableMapping.inserting(tid: state.tid, into: head)
+        head["fields"] = TableMapping.annotate(head["fields"], roles: state.roles)
         // The element object: the head, then `rows` (ids), then `exact` when a value needs it.
         var object = JSONWriter(sink: ArraySink())
         object.writeValue(.object(head))
@@ -115,34 +115,5 @@ extension SnapshotStreamer {
         ids.writeByte(UInt8(ascii: "}"))
         try! ids.flush()
         elementBytes[element] = ids.sink.bytes
-    }
-
-    // MARK: element objects
-
-    static func inserting(tid: String, into head: JSONObject) -> JSONObject {
-        var result = JSONObject()
-        for member in head.members {
-            result.append(key: member.key, value: member.value)
-            if member.key == "name" { result.append(key: "tid", value: .string(tid)) }
-        }
-        return result
-    }
-
-    /// Field (or logged field) objects with their role: `"id"` (and `"json": true`), or `"rowid": true`.
-    static func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
-        guard case .array(let items) = fields else { return fields ?? .array([]) }
-        return .array(items.enumerated().map { position, item in
-            guard case .object(var object) = item, position < roles.count else { return item }
-            switch roles[position] {
-            case .field(let id, let json):
-                object["id"] = .string(id)
-                if json { object["json"] = true }
-            case .recordID:
-                object["rowid"] = true
-            case .none:
-                break
-            }
-            return .object(object)
-        })
     }
 }

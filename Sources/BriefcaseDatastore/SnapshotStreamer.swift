@@ -49,9 +49,9 @@ final class SnapshotStreamer {
     var warnings: [String] = []
     var violations: [LimitViolation] = []
 
-    var states: [StreamTableState] = []
+    var states: [TableState] = []
     /// The state of each table element, by stream position.
-    var tableStates: [Int: StreamTableState] = [:]
+    var tableStates: [Int: TableState] = [:]
     var tableIDs = IDAllocator()
     /// The deltas of each table (stream positions), mapped right after its rows; the deltas
     /// with no table, mapped at the end.
@@ -148,7 +148,7 @@ final class SnapshotStreamer {
         writeHeader(rowsEmpty: true)
         for position in orphans {
             guard let delta = received[position] else { continue }
-            let state: StreamTableState
+            let state: TableState
             if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
                 state = existing
             } else {
@@ -201,42 +201,12 @@ final class SnapshotStreamer {
 
     // MARK: tables
 
-    func makeState(_ table: Table, keyDelta: Delta?) -> StreamTableState {
-        let display = codePage.decodeForDisplay(table.name)
-        let text = codePage.decodeReversibly(table.name)
-        var preferred = DatastoreNames.preferredID(table.name, codePage: codePage)
-        if let hinted = hints?.tid(forTable: text), DatastoreIdentifier.isValid(hinted), !tableIDs.contains(hinted) {
-            preferred = hinted
-        }
-        let tid = tableIDs.allocate(preferred)
+    func makeState(_ table: Table, keyDelta: Delta?) -> TableState {
+        TableMapping.makeState(table, keyDelta: keyDelta, codePage: codePage, hints: hints, tableIDs: &tableIDs)
+    }
 
-        var fieldIDs = IDAllocator()
-        var roles: [ColumnRole] = []
-        for (column, field) in table.fields.enumerated() {
-            let properties = table.schema.flatMap { column < $0.fields.count ? $0.fields[column] : nil }
-            let columnHints = ColumnHints(properties: properties)
-            let isText = field.type.storage == .ansiString || field.type.storage == .wideString
-            if columnHints.recordID && isText && !roles.contains(.recordID) {
-                roles.append(.recordID)
-                continue
-            }
-            var preferred = DatastoreNames.preferredID(field.name, codePage: codePage)
-            if let hinted = columnHints.fieldID, DatastoreIdentifier.isValid(hinted), !fieldIDs.contains(hinted) {
-                preferred = hinted
-            }
-            roles.append(.field(fieldIDs.allocate(preferred), json: columnHints.json && isText))
-        }
-
-        var keyColumns: [Int] = []
-        if let schema = table.schema {
-            for (column, properties) in schema.fields.enumerated() where column < table.fields.count {
-                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyColumns.append(column) }
-            }
-        }
-        if keyColumns.isEmpty, let keyDelta {
-            keyColumns = keyDelta.keyFields.compactMap { key in table.fields.firstIndex { namesMatch($0.name, key) } }
-        }
-        return StreamTableState(tid: tid, name: table.name, display: display, table: table, roles: roles, keyColumns: keyColumns)
+    func recordID(for row: Row, in state: TableState, fallback: @autoclosure () -> String) -> String {
+        TableMapping.recordID(for: row, in: state, codePage: codePage, parts: parts, fallback: fallback())
     }
 
     private func chooseRev(rowsEmpty: Bool, pendingCount: Int) -> Int {
