@@ -192,7 +192,7 @@ import Testing
             ByteString([0x81, 0x40]), ByteString([0xA4, 0x40]), ByteString([0x82, 0xA0]), ByteString([0xFF, 0xFE, 0x80]),
             ByteString([0xB0, 0xA1]), ByteString([0xC3]),
         ]
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(state: 7)
         var restarts = 0
         for _ in 0..<40 {
             var elements: [Element] = []
@@ -254,7 +254,7 @@ import Testing
     /// Large blobs take the six-bytes-at-a-time base64 path and a grown scratch buffer: the text
     /// is what `Base64.encode` gives, at every length around the loop's edges.
     @Test func largeBlobsEncodeAsBase64Does() {
-        var generator = SplitMix(seed: 3)
+        var generator = SplitMix64(state: 3)
         for count in [0, 5, 6, 7, 8, 9, 13, 14, 15, 70_001, 300_000, 1 << 20] {
             let bytes = (0 ..< count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
@@ -292,17 +292,4 @@ extension LargeValueEmissionTests {
 private extension String {
     /// The ISO-8859-1 bytes of an all-Latin-1 string.
     var latin1: ByteString { ByteString(unicodeScalars.map { UInt8($0.value) }) }
-}
-
-/// A small deterministic generator (tests must not depend on the system's randomness).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -227,13 +227,9 @@ public struct JSONStreamReader {
                 // Not the plain form: the decoder's own reading of this row (or its message).
                 i = start
                 let (value, next) = try parseValue(depth: 4)
-                do {
-                    rows.append(try reader.values(Node(value, "\(path)[\(rows.count)]"), types))
-                } catch {
-                    var located = error
-                    if located.offset == nil { located.offset = start }
-                    throw located
-                }
+                rows.append(try Self.located(at: start) { () throws(BriefcaseError) in
+                    try reader.values(Node(value, "\(path)[\(rows.count)]"), types)
+                })
                 i = next
             }
             skipWhitespace()
@@ -255,19 +251,26 @@ public struct JSONStreamReader {
             skipWhitespace()
             let start = i
             let (value, next) = try parseValue(depth: 4)
-            do {
-                changes.append(try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types))
-            } catch {
-                var located = error
-                if located.offset == nil { located.offset = start }
-                throw located
-            }
+            changes.append(try Self.located(at: start) { () throws(BriefcaseError) in
+                try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types)
+            })
             i = next
             skipWhitespace()
             if at(.comma) { i += 1; continue }
             guard at(.closeBracket) else { return nil }
             i += 1
             return changes
+        }
+    }
+
+    /// `read()`, its error given the byte offset `start` when it has none.
+    static func located<T>(at start: Int, _ read: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
+        do throws(BriefcaseError) {
+            return try read()
+        } catch {
+            var located = error
+            if located.offset == nil { located.offset = start }
+            throw located
         }
     }
 
