@@ -16,7 +16,8 @@ enum Console {
         write("briefcase: note: " + message + "\n")
     }
 
-    private static func write(_ text: String) {
+    /// Writes `text` as it is (a failure to write to standard error cannot be reported anywhere).
+    static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

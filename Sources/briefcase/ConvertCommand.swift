@@ -66,12 +66,12 @@ struct ConvertCommand: ParsableCommand {
     func validate() throws {
         if input == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
         if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
-        if output != "-" && !force && FileIO.exists(output) {
-            throw ValidationError("'\(output)' exists; use --force to replace it")
-        }
     }
 
     func run() throws {
+        if output != "-" && !force && FileIO.exists(output) {
+            throw UsageError("'\(output)' exists; use --force to replace it")
+        }
         let inputFormat = try FileFormat.ofInput(input, explicit: from)
         let outputFormat = try FileFormat.ofOutput(output, explicit: to)
         let progress = ProgressBar.make(for: input, quiet: quiet)

@@ -33,7 +33,7 @@ struct InfoCommand: ParsableCommand {
             writer.writeRaw("\n")
             try writer.flush()
         } else {
-            print(summary.text, terminator: "")
+            try StandardOutput.write(summary.text)
         }
     }
 }

@@ -81,11 +81,3 @@ struct AtomicOutputSink: ByteSink {
         try compressor?.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
     }
 }
-
-/// Standard output for the JSON writer.
-struct StandardOutputSink: ByteSink {
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var output = try AtomicOutput(path: "-")
-        try output.write(bytes)
-    }
-}

@@ -88,7 +88,7 @@ struct ValidateCommand: ParsableCommand {
             try writer.flush()
         } else {
             for (i, report) in reports.enumerated() {
-                print(unchecked.contains(i) ? "\(report.path): not checked: \(report.errors.first?.message ?? "cannot be read")" : Self.summary(report))
+                try StandardOutput.write((unchecked.contains(i) ? "\(report.path): not checked: \(report.errors.first?.message ?? "cannot be read")" : Self.summary(report)) + "\n")
             }
         }
         if status != 0 { throw ExitCode(status) }

@@ -108,12 +108,15 @@ public struct AtomicOutput {
         let result: Bool = bytes.withContiguousStorageIfAvailable { buffer in
             Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
         } ?? Array(bytes).withUnsafeBytes { Self.writeAll(fd, $0) }
-        guard result else { throw FileIO.ioError("cannot write", path) }
+        guard result else { throw FileIO.ioError("cannot write", displayName) }
     }
 
     public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
-        guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", path) }
+        guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
     }
+
+    /// How errors name the output: standard output by that name, not "-".
+    private var displayName: String { temporaryPath == nil ? "standard output" : path }
 
     /// Replaces bytes already written at `offset` (pwrite; the streaming briefcase writer patches
     /// the index position this way). Standard output cannot seek: use a memory buffer there.
