@@ -46,12 +46,12 @@ extension Briefcase {
             }
         }
         let plistPath = path + "/" + propertiesFileName
-        if FileManager.default.fileExists(atPath: plistPath) {
-            guard let data = FileManager.default.contents(atPath: plistPath) else {
-                throw BriefcaseError(.io, "cannot read", file: plistPath)
-            }
+        // Anything by that name, a dangling symlink too, is read (and refused when it cannot be),
+        // as `validate` does: a properties file is never skipped silently.
+        if FileIO.exists(plistPath) {
+            let data = try FileIO.read(plistPath)
             do throws(BriefcaseError) {
-                for (key, value) in try PropertiesPlist.decode([UInt8](data)) {
+                for (key, value) in try PropertiesPlist.decode(data) {
                     let name = briefcase.codePage.encode(key) ?? ByteString(utf8: key)
                     switch value {
                     case .string(let text):

@@ -12,20 +12,10 @@ public final class RandomAccessFile: @unchecked Sendable {
     public private(set) var bytesRead = 0
 
     public init(path: String) throws(BriefcaseError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            close(fd)
-            throw FileIO.ioError("cannot read", path)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw BriefcaseError(.io, "not a regular file", file: path)
-        }
+        let (fd, size) = try FileIO.openRegularFile(path)
         self.path = path
         self.fd = fd
-        self.size = Int(info.st_size)
+        self.size = size
     }
 
     deinit { close(fd) }

@@ -12,8 +12,7 @@ public enum FileIO {
 
     /// Reads a whole file (or standard input for "-") into one contiguous buffer.
     public static func read(_ path: String) throws(BriefcaseError) -> [UInt8] {
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError("cannot open", path) }
+        let fd = path == "-" ? 0 : try openRegularFile(path).descriptor
         defer { if fd != 0 { close(fd) } }
         var info = stat()
         var bytes: [UInt8] = []
@@ -176,8 +175,7 @@ public struct AtomicOutput {
 extension FileIO {
     /// Up to `count` bytes from the start of a file (for recognising its format).
     public static func readPrefix(_ path: String, count: Int) throws(BriefcaseError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError("cannot open", path) }
+        let fd = try openRegularFile(path).descriptor
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }

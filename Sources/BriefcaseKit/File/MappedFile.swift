@@ -15,17 +15,14 @@ public final class MappedFile {
     private var released = 0
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// Maps `path`; nil when it is not a regular file (standard input, a pipe, a directory), which
-    /// the caller reads into memory instead.
+    /// Maps `path`; nil for standard input ("-"), which the caller reads into memory instead.
+    /// Anything but a regular file is refused (`FileIO.openRegularFile`).
     public init?(path: String) throws(BriefcaseError) {
         guard path != "-" else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
+        let (fd, size) = try FileIO.openRegularFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         self.path = path
-        count = Int(info.st_size)
+        count = size
         if count == 0 {
             base = nil
             return

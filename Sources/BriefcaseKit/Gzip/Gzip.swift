@@ -77,8 +77,7 @@ public enum Gzip {
     ///   the file's size.
     public static func readFile(_ path: String, limit: Int? = nil) throws(BriefcaseError) -> [UInt8] {
         do throws(BriefcaseError) {
-            let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
+            let fd = path == "-" ? 0 : try FileIO.openRegularFile(path).descriptor
             defer { if fd != 0 { close(fd) } }
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw FileIO.ioError("cannot read", path) }
@@ -114,8 +113,7 @@ public enum Gzip {
     /// inside). Inflates no more of the file than that needs.
     public static func readPrefix(_ path: String, count: Int) throws(BriefcaseError) -> [UInt8] {
         do throws(BriefcaseError) {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
+            let fd = try FileIO.openRegularFile(path).descriptor
             defer { close(fd) }
             // Small reads: one read can never inflate to more than about 1032 times itself.
             let decompressor = try GzipDecompressor(limit: maximumOutput)
