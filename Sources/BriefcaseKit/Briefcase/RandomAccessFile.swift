@@ -4,14 +4,37 @@ import Glibc
 
 /// A read-only file read in pieces with `pread`, so a briefcase can be opened and one table
 /// decoded without reading the others. Counts the bytes it reads (tests check laziness with it).
+///
+/// A folder briefcase holds one of these per table file, so they do not each keep a descriptor:
+/// at most `OpenDescriptors.limit` are open at once (the least recently used is closed), and a
+/// closed one is opened again by path when next read — after checking that the path still names
+/// the same file (device, inode and size), else the read fails. So any number of tables works
+/// under a small `ulimit -n` (Spec/robustness.md §8.5).
 public final class RandomAccessFile: @unchecked Sendable {
     public let path: String
     public let size: Int
-    private let fd: Int32
     /// Bytes read so far through this handle.
     public private(set) var bytesRead = 0
+    /// The descriptor while open (-1 once `OpenDescriptors` closed it), the file's identity, and
+    /// when it was last read (for closing the least recently used).
+    fileprivate var fd: Int32
+    private let device: UInt64, inode: UInt64
+    fileprivate var lastUse = 0
 
     public init(path: String) throws(BriefcaseError) {
+        let (fd, info) = try Self.openRegular(path)
+        self.path = path
+        self.fd = fd
+        self.size = Int(info.st_size)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        OpenDescriptors.admit(self)
+    }
+
+    deinit { OpenDescriptors.remove(self) }
+
+    /// Opens `path` for reading; refuses what is not a regular file.
+    private static func openRegular(_ path: String) throws(BriefcaseError) -> (Int32, stat) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.ioError("cannot open", path) }
         var info = stat()
@@ -23,12 +46,31 @@ public final class RandomAccessFile: @unchecked Sendable {
             close(fd)
             throw BriefcaseError(.io, "not a regular file", file: path)
         }
-        self.path = path
-        self.fd = fd
-        self.size = Int(info.st_size)
+        return (fd, info)
     }
 
-    deinit { close(fd) }
+    /// Reads `count` bytes at file offset `offset` into `buffer`; false when the file ends first.
+    private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
+        try OpenDescriptors.using(self) { () throws(BriefcaseError) -> Bool in
+            if fd < 0 {
+                let (reopened, info) = try Self.openRegular(path)
+                guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
+                    close(reopened)
+                    throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
+                }
+                fd = reopened
+            }
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw FileIO.ioError("cannot read", path) }
+                if n == 0 { return false }
+                done += n
+            }
+            return true
+        }
+    }
 
     /// The bytes at `range` (clamped to the file).
     public func read(_ range: Range<Int>) throws(BriefcaseError) -> [UInt8] {
@@ -36,18 +78,19 @@ public final class RandomAccessFile: @unchecked Sendable {
         // Not zero-filled first: a conversion reads the whole file through here, and clearing
         // every byte before pread overwrites it cost as much as a quarter of decoding.
         let count = upper - lower
-        var failed = false
+        var failure: BriefcaseError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(lower + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failed = true; break }
-                done += n
+            do throws(BriefcaseError) {
+                guard try readFully(buffer.baseAddress!, count: count, at: lower) else {
+                    failure = BriefcaseError(.io, "cannot read: the file ends before offset \(upper)", file: path)
+                    return
+                }
+                initialized = count
+            } catch {
+                failure = error
             }
-            initialized = failed ? 0 : count
         }
-        guard !failed else { throw FileIO.ioError("cannot read", path) }
+        if let failure { throw failure }
         bytesRead += bytes.count
         return bytes
     }
@@ -81,17 +124,17 @@ public final class RandomAccessFile: @unchecked Sendable {
                 }
             }
         }
-        var failed = false
+        var failure: BriefcaseError?
         bytes.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(lower + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failed = true; return }
-                done += n
+            do throws(BriefcaseError) {
+                if try !readFully(buffer.baseAddress!, count: count, at: lower) {
+                    failure = BriefcaseError(.io, "cannot read: the file ends before offset \(upper)", file: path)
+                }
+            } catch {
+                failure = error
             }
         }
-        guard !failed else { throw FileIO.ioError("cannot read", path) }
+        if let failure { throw failure }
         bytesRead += count
         spare = bytes
         return bytes
@@ -101,5 +144,62 @@ public final class RandomAccessFile: @unchecked Sendable {
     public func reader(_ range: Range<Int>) throws(BriefcaseError) -> ByteReader {
         let lower = max(0, min(range.lowerBound, size))
         return ByteReader(bytes: try read(range), base: lower)
+    }
+}
+
+/// The descriptors `RandomAccessFile`s hold open: at most `limit`; opening or reading one more
+/// closes the least recently read. One lock around each read, so a descriptor is never closed
+/// while another thread reads through it.
+enum OpenDescriptors {
+    static let limit = 16
+    nonisolated(unsafe) private static var open: [ObjectIdentifier: Unmanaged<RandomAccessFile>] = [:]
+    nonisolated(unsafe) private static var clock = 0
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+
+    /// A newly opened file (its descriptor open).
+    static func admit(_ file: RandomAccessFile) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        clock += 1
+        file.lastUse = clock
+        open[ObjectIdentifier(file)] = Unmanaged.passUnretained(file)
+        closeLeastRecentlyUsed(keeping: file)
+    }
+
+    /// Runs `body` (which opens the file again if it was closed) with the lock held.
+    static func using<T>(_ file: RandomAccessFile, _ body: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        clock += 1
+        file.lastUse = clock
+        let result = try body()
+        if open[ObjectIdentifier(file)] == nil {
+            open[ObjectIdentifier(file)] = Unmanaged.passUnretained(file)
+            closeLeastRecentlyUsed(keeping: file)
+        }
+        return result
+    }
+
+    /// A file going away: its descriptor is closed.
+    static func remove(_ file: RandomAccessFile) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        open[ObjectIdentifier(file)] = nil
+        if file.fd >= 0 { close(file.fd) }
+        file.fd = -1
+    }
+
+    private static func closeLeastRecentlyUsed(keeping file: RandomAccessFile) {
+        guard open.count > limit else { return }
+        let oldest = open.min { $0.value.takeUnretainedValue().lastUse < $1.value.takeUnretainedValue().lastUse }!
+        let victim = oldest.value.takeUnretainedValue()
+        guard victim !== file else { return }
+        open[oldest.key] = nil
+        if victim.fd >= 0 { close(victim.fd) }
+        victim.fd = -1
     }
 }
