@@ -9,30 +9,8 @@ import Glibc
 enum LimitedRun {
     static func run(_ limits: String, _ arguments: [String]) throws -> CLITests.Result {
         // `timeout` so that a regression fails instead of hanging the suite.
-        try CLITests.run(["-c", "\(limits); exec timeout 120 \"$0\" \"$@\"", CLITests.executable.path] + arguments, shell: true)
-    }
-}
-
-extension CLITests {
-    /// `run` with `/bin/sh` as the program (its arguments as given).
-    static func run(_ arguments: [String], shell: Bool) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        final class Box: @unchecked Sendable { var data = Data() }
-        let stderrBox = Box()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: [UInt8](stdoutData), stderr: String(decoding: stderrBox.data, as: UTF8.self))
+        try CLITests.run(["-c", "\(limits); exec timeout 120 \"$0\" \"$@\"", CLITests.executable.path] + arguments,
+                         program: URL(fileURLWithPath: "/bin/sh"))
     }
 }
 

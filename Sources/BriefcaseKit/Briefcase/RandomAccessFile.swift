@@ -15,23 +15,24 @@ public final class RandomAccessFile: @unchecked Sendable {
     public let size: Int
     /// Bytes read so far through this handle.
     public private(set) var bytesRead = 0
-    /// The descriptor while open (-1 once `OpenDescriptors` closed it), the file's identity, and
-    /// when it was last read (for closing the least recently used).
-    fileprivate var fd: Int32
+    /// The descriptor (closed and reopened as `OpenDescriptors` decides) and the file's identity.
+    private let descriptor: OpenDescriptors.Slot
     private let device: UInt64, inode: UInt64
-    fileprivate var lastUse = 0
 
-    public init(path: String) throws(BriefcaseError) {
+    /// Opens `path`. With `keepOpen` the descriptor is never closed before the handle goes away
+    /// (and does not count toward the limit): for a file that cannot be opened again by path, such
+    /// as an unlinked temporary file.
+    public init(path: String, keepOpen: Bool = false) throws(BriefcaseError) {
         let (fd, info) = try Self.openRegular(path)
         self.path = path
-        self.fd = fd
         self.size = Int(info.st_size)
+        descriptor = OpenDescriptors.Slot(fd: fd)
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
-        OpenDescriptors.admit(self)
+        if !keepOpen { OpenDescriptors.admit(descriptor) }
     }
 
-    deinit { OpenDescriptors.remove(self) }
+    deinit { OpenDescriptors.remove(descriptor) }
 
     /// Opens `path` for reading; refuses what is not a regular file.
     private static func openRegular(_ path: String) throws(BriefcaseError) -> (Int32, stat) {
@@ -51,18 +52,18 @@ public final class RandomAccessFile: @unchecked Sendable {
 
     /// Reads `count` bytes at file offset `offset` into `buffer`; false when the file ends first.
     private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
-        try OpenDescriptors.using(self) { () throws(BriefcaseError) -> Bool in
-            if fd < 0 {
+        try OpenDescriptors.using(descriptor) { () throws(BriefcaseError) -> Bool in
+            if descriptor.fd < 0 {
                 let (reopened, info) = try Self.openRegular(path)
                 guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
                     close(reopened)
                     throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
                 }
-                fd = reopened
+                descriptor.fd = reopened
             }
             var done = 0
             while done < count {
-                let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+                let n = pread(descriptor.fd, buffer + done, count - done, off_t(offset + done))
                 if n < 0 && errno == EINTR { continue }
                 if n < 0 { throw FileIO.ioError("cannot read", path) }
                 if n == 0 { return false }
@@ -152,7 +153,15 @@ public final class RandomAccessFile: @unchecked Sendable {
 /// while another thread reads through it.
 enum OpenDescriptors {
     static let limit = 16
-    nonisolated(unsafe) private static var open: [ObjectIdentifier: Unmanaged<RandomAccessFile>] = [:]
+
+    /// One file's descriptor (-1 while closed) and when it was last read.
+    final class Slot {
+        var fd: Int32
+        var lastUse = 0
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    nonisolated(unsafe) private static var open: [ObjectIdentifier: Slot] = [:]
     nonisolated(unsafe) private static var clock = 0
     nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -160,46 +169,47 @@ enum OpenDescriptors {
         return lock
     }()
 
-    /// A newly opened file (its descriptor open).
-    static func admit(_ file: RandomAccessFile) {
+    /// A newly opened file's descriptor.
+    static func admit(_ slot: Slot) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         clock += 1
-        file.lastUse = clock
-        open[ObjectIdentifier(file)] = Unmanaged.passUnretained(file)
-        closeLeastRecentlyUsed(keeping: file)
+        slot.lastUse = clock
+        open[ObjectIdentifier(slot)] = slot
+        closeLeastRecentlyUsed()
     }
 
     /// Runs `body` (which opens the file again if it was closed) with the lock held.
-    static func using<T>(_ file: RandomAccessFile, _ body: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
+    static func using<T>(_ slot: Slot, _ body: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         clock += 1
-        file.lastUse = clock
+        slot.lastUse = clock
+        let wasOpen = slot.fd >= 0
         let result = try body()
-        if open[ObjectIdentifier(file)] == nil {
-            open[ObjectIdentifier(file)] = Unmanaged.passUnretained(file)
-            closeLeastRecentlyUsed(keeping: file)
+        if !wasOpen {
+            open[ObjectIdentifier(slot)] = slot
+            closeLeastRecentlyUsed()
         }
         return result
     }
 
     /// A file going away: its descriptor is closed.
-    static func remove(_ file: RandomAccessFile) {
+    static func remove(_ slot: Slot) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        open[ObjectIdentifier(file)] = nil
-        if file.fd >= 0 { close(file.fd) }
-        file.fd = -1
+        open[ObjectIdentifier(slot)] = nil
+        if slot.fd >= 0 { close(slot.fd) }
+        slot.fd = -1
     }
 
-    private static func closeLeastRecentlyUsed(keeping file: RandomAccessFile) {
-        guard open.count > limit else { return }
-        let oldest = open.min { $0.value.takeUnretainedValue().lastUse < $1.value.takeUnretainedValue().lastUse }!
-        let victim = oldest.value.takeUnretainedValue()
-        guard victim !== file else { return }
-        open[oldest.key] = nil
-        if victim.fd >= 0 { close(victim.fd) }
-        victim.fd = -1
+    /// Closes the least recently read descriptor while more than `limit` are open (the one just
+    /// used is the most recent, so it stays).
+    private static func closeLeastRecentlyUsed() {
+        while open.count > limit, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            open[oldest.key] = nil
+            close(oldest.value.fd)
+            oldest.value.fd = -1
+        }
     }
 }
