@@ -73,6 +73,31 @@ struct FileSizeAllocationTests {
     }
 }
 
+extension FileSizeAllocationTests {
+    /// An index entry whose name length (2 GiB) fits only in the junk: every command ends with
+    /// a one-line error (exit 1 or 2), never a trap, under the address-space limit.
+    @Test func aHugeNameLengthBeforeTheJunkIsAnErrorNotATrap() throws {
+        let dir = try CLITests.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = try #require(FileManager.default.contents(atPath: CLITests.fixtures.appendingPathComponent("all-types.daBriefcase").path).map { Array($0) })
+        func int32(at offset: Int) -> Int { Int(Int32(bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)) }
+        // DABRC600: data offset at 8; DABIN200: index position at data + 8; the index: count,
+        // then the first entry's type and name length (daBriefcase.md, bin2.md §4).
+        let nameLength = int32(at: int32(at: 8) + 8) + 8
+        #expect(int32(at: nameLength) == 8, "the fixture's only element is 'AllTypes'")
+        bytes.replaceSubrange(nameLength ..< nameLength + 4, with: [0xF0, 0xFF, 0xFF, 0x7F])
+        let path = dir.appendingPathComponent("huge-name.daBriefcase").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(truncate(path, off_t(bytes.count) + Self.junkSize) == 0)
+        for arguments in [["info", path], ["validate", path], ["cat", path, "--table", "AllTypes"],
+                          ["convert", path, dir.appendingPathComponent("out.json").path]] {
+            let result = try LimitedRun.run(Self.limit, arguments)
+            #expect(result.status == 1 || result.status == 2, "\(arguments[0]): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(arguments[0]): \(result.stderr)")
+        }
+    }
+}
+
 extension [UInt8] {
     var withData: Data { Data(self) }
 }

@@ -83,18 +83,32 @@ extension ElementIndex {
         // fails; the next is 4 times larger, until it reaches the end (where errors are final).
         var windowEnd = min(end, indexPosition + (1 << 16))
         while true {
+            var reader = try region(indexPosition ..< windowEnd)
+            if windowEnd < end, let raw = reader.getInteger(at: indexPosition, as: Int32.self), raw > 0,
+               Int(raw) > (end - indexPosition - 4) / 12 {
+                // Too many entries for the whole stream: the message counts the bytes to the end.
+                throw BriefcaseError(.invalidData, "element count is \(raw) but only \(end - indexPosition - 4) bytes remain", offset: indexPosition)
+            }
+            let window = reader
             do throws(BriefcaseError) {
-                var reader = try region(indexPosition ..< windowEnd)
-                if windowEnd < end, let raw = reader.getInteger(at: indexPosition, as: Int32.self), raw > 0,
-                   Int(raw) > (end - indexPosition - 4) / 12 {
-                    // Too many entries for the whole stream: the message counts the bytes to the end.
-                    throw BriefcaseError(.invalidData, "element count is \(raw) but only \(end - indexPosition - 4) bytes remain", offset: indexPosition)
-                }
                 return try readEntries(&reader, base: base, streamStart: streamStart, indexPosition: indexPosition, end: end)
             } catch {
-                let windowTooShort = error.kind == .truncated || error.message.contains(" bytes remain")
-                guard windowEnd < end, windowTooShort else { throw error }
-                windowEnd = min(end, indexPosition + (windowEnd - indexPosition) * 4)
+                guard windowEnd < end else { throw error }
+                var wanted = indexPosition + (windowEnd - indexPosition) * 4
+                if error.kind != .truncated {
+                    // A name length the window cannot hold ("… is L but only R bytes remain"): final
+                    // when the stream cannot hold it either, else the window grows to hold it.
+                    guard error.message.contains(" bytes remain"), let at = error.offset,
+                          let length = window.getInteger(at: at, as: Int32.self) else { throw error }
+                    guard at + 4 + Int(length) <= end else {
+                        var final = error
+                        final.message = final.message.replacing("only \(windowEnd - at - 4) bytes remain",
+                                                                with: "only \(end - at - 4) bytes remain")
+                        throw final
+                    }
+                    wanted = max(wanted, at + 4 + Int(length) + 8)
+                }
+                windowEnd = min(end, wanted)
             }
         }
     }

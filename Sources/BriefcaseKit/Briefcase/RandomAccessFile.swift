@@ -79,6 +79,7 @@ public final class RandomAccessFile: @unchecked Sendable {
         // Not zero-filled first: a conversion reads the whole file through here, and clearing
         // every byte before pread overwrites it cost as much as a quarter of decoding.
         let count = upper - lower
+        try Self.requireMemory(count, at: lower, path)
         var failure: BriefcaseError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(BriefcaseError) {
@@ -94,6 +95,17 @@ public final class RandomAccessFile: @unchecked Sendable {
         if let failure { throw failure }
         bytesRead += bytes.count
         return bytes
+    }
+
+    /// A large read (what a file declares: an element, a name of gigabytes) that the memory
+    /// available cannot hold is an error, not the runtime's "failed to allocate" trap: probed
+    /// with malloc, which returns NULL where an array would trap.
+    static func requireMemory(_ count: Int, at offset: Int, _ path: String) throws(BriefcaseError) {
+        guard count > 1 << 26 else { return }
+        guard let probe = malloc(count) else {
+            throw BriefcaseError(.io, "not enough memory to read the \(count) bytes at offset \(offset)", file: path)
+        }
+        free(probe)
     }
 
     /// The bytes at `range` (clamped to the file), read into `spare`'s memory when nothing else
