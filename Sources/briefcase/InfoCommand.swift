@@ -69,9 +69,15 @@ struct BriefcaseSummary {
         case .bin2:
             let summaries: [ElementSummary]
             do {
-                let input = try GzipInput.read(path)
-                var decoder = Bin2Decoder(bytes: input.bytes)
-                summaries = try input.decoding { (_) throws(BriefcaseError) in try decoder.summarize() }
+                if !GzipInput.isGzipped(path) && path != "-" {
+                    // Index and element heads by offset: what follows the index is not read.
+                    let elements = try BriefcaseElements.open(path, as: .bin2)
+                    summaries = try elements.elements.indices.map { (i) throws(BriefcaseError) in try elements.summary(i) }
+                } else {
+                    let input = try GzipInput.read(path)
+                    var decoder = Bin2Decoder(bytes: input.bytes)
+                    summaries = try input.decoding { (_) throws(BriefcaseError) in try decoder.summarize() }
+                }
             } catch {
                 throw error.inFile(path)
             }

@@ -16,6 +16,7 @@ enum InputLoader {
             var warnings: [DecodingWarning] = []
             switch format {
             case .dabriefcase, .bin2:
+                if let loaded = try BinaryFileInput.load(path, format: format, encoding: encoding, announceEncoding: announceEncoding) { return loaded }
                 let input = try GzipInput.read(path)
                 let document = try input.decoding { try BriefcaseDocument.decode($0, as: format.container!, warnings: &warnings) }
                 let codePage = chooseCodePage(document, explicit: encoding, path: path, announce: announceEncoding)

@@ -108,6 +108,13 @@ struct ValidateCommand: ParsableCommand {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
             return try Validator.validateFolder(at: path, options: options)
         }
+        if path != "-" && !GzipInput.isGzipped(path) {
+            // A binary briefcase on disk is read by offset: never the whole file.
+            if format == nil { format = sniff(try FileIO.readPrefix(path, count: 8)) }
+            if let container = format?.container {
+                return try Validator.validateFile(at: path, container: container, options: options)
+            }
+        }
         let bytes: [UInt8]
         do throws(BriefcaseError) {
             bytes = try GzipInput.read(path).bytes

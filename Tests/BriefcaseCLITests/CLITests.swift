@@ -25,9 +25,10 @@ struct CLITests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    static func run(_ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
+    /// Runs the executable (or `program`, such as /bin/sh) with `arguments`.
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil, program: URL = executable) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

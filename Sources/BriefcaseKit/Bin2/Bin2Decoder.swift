@@ -34,6 +34,7 @@ public struct Bin2Decoder {
         for entry in index.entries {
             elements.append(try decodeElement(entry, in: index))
         }
+        if let trailing = index.trailingBytesWarning { warnings.append(trailing) }
         return Bin2Stream(elements: elements)
     }
 

@@ -22,6 +22,16 @@ public struct ElementIndex: Sendable {
     /// What stored positions are relative to: 0 when they are absolute in the containing buffer
     /// (as Data Abstract for .NET writes them), `streamStart` when relative to the stream.
     public var positionBase: Int
+    /// Where the index ends, and where the stream (the file) ends: bytes between them are not
+    /// part of the briefcase (readers skip them with a warning, as Data Abstract ignores them).
+    public var end = 0
+    public var streamEnd = 0
+
+    /// The warning for bytes after the index, if any.
+    public var trailingBytesWarning: DecodingWarning? {
+        guard streamEnd > end else { return nil }
+        return DecodingWarning(message: "\(streamEnd - end) bytes after the element index (not part of the briefcase; ignored)", offset: end)
+    }
 
     /// The index entries whose name matches `name` case-insensitively.
     public func entries(named name: ByteString) -> [Entry] {
@@ -68,7 +78,43 @@ extension ElementIndex {
                                  "index position \(storedIndexPosition) lies outside the stream (\(firstElement - base)…\(end - 4 - base))",
                                  offset: streamStart + 8)
         }
-        var reader = try region(indexPosition ..< end)
+        // The index is read in growing windows, not to the end of the file: bytes after it (junk,
+        // a sparse tail of gigabytes) are never read. A window too short for what the index says
+        // fails; the next is 4 times larger, until it reaches the end (where errors are final).
+        var windowEnd = min(end, indexPosition + (1 << 16))
+        while true {
+            var reader = try region(indexPosition ..< windowEnd)
+            if windowEnd < end, let raw = reader.getInteger(at: indexPosition, as: Int32.self), raw > 0,
+               Int(raw) > (end - indexPosition - 4) / 12 {
+                // Too many entries for the whole stream: the message counts the bytes to the end.
+                throw BriefcaseError(.invalidData, "element count is \(raw) but only \(end - indexPosition - 4) bytes remain", offset: indexPosition)
+            }
+            let window = reader
+            do throws(BriefcaseError) {
+                return try readEntries(&reader, base: base, streamStart: streamStart, indexPosition: indexPosition, end: end)
+            } catch {
+                guard windowEnd < end else { throw error }
+                var wanted = indexPosition + (windowEnd - indexPosition) * 4
+                if error.kind != .truncated {
+                    // A name length the window cannot hold ("… is L but only R bytes remain"): final
+                    // when the stream cannot hold it either, else the window grows to hold it.
+                    guard error.message.contains(" bytes remain"), let at = error.offset,
+                          let length = window.getInteger(at: at, as: Int32.self) else { throw error }
+                    guard at + 4 + Int(length) <= end else {
+                        var final = error
+                        final.message = final.message.replacing("only \(windowEnd - at - 4) bytes remain",
+                                                                with: "only \(end - at - 4) bytes remain")
+                        throw final
+                    }
+                    wanted = max(wanted, at + 4 + Int(length) + 8)
+                }
+                windowEnd = min(end, wanted)
+            }
+        }
+    }
+
+    private static func readEntries(_ reader: inout ByteReader, base: Int, streamStart: Int, indexPosition: Int, end: Int) throws(BriefcaseError) -> ElementIndex {
+        let firstElement = streamStart + 12
         let count = try reader.readCount("element count", minimumSize: 12)
         var raw: [(kind: ElementKind, name: ByteString, offset: Int, entryOffset: Int)] = []
         raw.reserveCapacity(count)
@@ -89,9 +135,7 @@ extension ElementIndex {
             }
             raw.append((kind, name, position, entryOffset))
         }
-        guard reader.readableBytes == 0 else {
-            throw BriefcaseError(.invalidData, "\(reader.readableBytes) unexpected bytes after the element index", offset: reader.readerIndex)
-        }
+        let indexEnd = reader.readerIndex
         // Each body runs to the next element's start (or the index): bodies are contiguous.
         let starts = raw.map(\.offset).sorted()
         for i in starts.indices.dropFirst() where starts[i] == starts[i - 1] {
@@ -111,6 +155,7 @@ extension ElementIndex {
             let upper = lo < starts.count ? starts[lo] : indexPosition
             entries.append(Entry(kind: item.kind, name: item.name, range: item.offset ..< upper, entryOffset: item.entryOffset))
         }
-        return ElementIndex(entries: entries, streamStart: streamStart, indexPosition: indexPosition, positionBase: base)
+        return ElementIndex(entries: entries, streamStart: streamStart, indexPosition: indexPosition, positionBase: base,
+                            end: indexEnd, streamEnd: end)
     }
 }

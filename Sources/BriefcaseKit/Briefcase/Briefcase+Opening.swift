@@ -69,26 +69,39 @@ extension Briefcase {
 
     /// The header and the element index, read in pieces (the rows are not read).
     static func readHeaderAndIndex(_ file: RandomAccessFile) throws(BriefcaseError) -> (BriefcaseFileCodec.Header, ElementIndex) {
-        var prefix = try file.read(0 ..< min(file.size, 1 << 16))
-        var header: BriefcaseFileCodec.Header
+        var prefix: [UInt8] = []
+        let header = try readHeader(file, prefix: &prefix)
+        return (header, try readIndex(file, streamStart: header.dataOffset, prefix: prefix))
+    }
+
+    /// The `DABRC600` header and properties: 64 KiB first, more when the properties need it.
+    static func readHeader(_ file: RandomAccessFile) throws(BriefcaseError) -> BriefcaseFileCodec.Header {
+        var prefix: [UInt8] = []
+        return try readHeader(file, prefix: &prefix)
+    }
+
+    private static func readHeader(_ file: RandomAccessFile, prefix: inout [UInt8]) throws(BriefcaseError) -> BriefcaseFileCodec.Header {
+        prefix = try file.read(0 ..< min(file.size, 1 << 16))
         while true {
             do throws(BriefcaseError) {
-                header = try BriefcaseFileCodec.readHeader(prefix, fileSize: file.size)
-                break
+                return try BriefcaseFileCodec.readHeader(prefix, fileSize: file.size)
             } catch {
                 // A property block larger than what was read: read more.
                 guard error.kind == .truncated, prefix.count < file.size else { throw error }
                 prefix = try file.read(0 ..< min(file.size, prefix.count * 4))
             }
         }
-        let streamStart = header.dataOffset
+    }
+
+    /// The element index of the Bin2 stream at `streamStart`, read by offset (what follows the
+    /// index is not read). `prefix` holds the file's first bytes when already read.
+    static func readIndex(_ file: RandomAccessFile, streamStart: Int, prefix: [UInt8]) throws(BriefcaseError) -> ElementIndex {
         let headerReader = streamStart + 12 <= prefix.count
             ? ByteReader(bytes: prefix, readerIndex: streamStart)
             : try file.reader(streamStart ..< streamStart + 12)
-        let index = try ElementIndex.read(header: headerReader, end: file.size) { range throws(BriefcaseError) in
+        return try ElementIndex.read(header: headerReader, end: file.size) { range throws(BriefcaseError) in
             try file.reader(range)
         }
-        return (header, index)
     }
 
     static func entries(for index: ElementIndex, in file: RandomAccessFile, folderFileName: String?) -> [Entry] {

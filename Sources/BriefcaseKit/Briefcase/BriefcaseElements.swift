@@ -54,7 +54,7 @@ public final class BriefcaseElements {
             switch container {
             case .dabriefcase:
                 let (header, index) = try Briefcase.readHeaderAndIndex(file)
-                var warnings: [DecodingWarning] = []
+                var warnings = index.trailingBytesWarning.map { [$0] } ?? []
                 if !header.headerPadding.isEmpty {
                     warnings.append(DecodingWarning(message: "\(header.headerPadding.count) bytes between the properties and the data offset",
                                                     offset: header.dataOffset - header.headerPadding.count))
@@ -62,11 +62,10 @@ public final class BriefcaseElements {
                 return BriefcaseElements(path: path, container: .dabriefcase, properties: header.properties, headerPadding: header.headerPadding,
                                          elements: stored(index, file), containerWarnings: warnings, folderCodePage: nil)
             case .bin2:
-                let index = try ElementIndex.read(header: try file.reader(0 ..< 12), end: file.size) { range throws(BriefcaseError) in
-                    try file.reader(range)
-                }
+                let index = try Briefcase.readIndex(file, streamStart: 0, prefix: [])
                 return BriefcaseElements(path: path, container: .bin2, properties: [], headerPadding: .empty,
-                                         elements: stored(index, file), containerWarnings: [], folderCodePage: nil)
+                                         elements: stored(index, file), containerWarnings: index.trailingBytesWarning.map { [$0] } ?? [],
+                                         folderCodePage: nil)
             }
         } catch {
             throw error.file == nil ? error.inFile(path) : error
@@ -113,8 +112,15 @@ public final class BriefcaseElements {
     }
 
     /// The head of element `i`: a table without rows, a delta without changes (what code page
-    /// detection looks at before the rows). Reads 64 KiB first, more only when the head needs it.
+    /// detection looks at before the rows).
     public func head(_ i: Int) throws(BriefcaseError) -> Element {
+        let summary = try self.summary(i)
+        return summary.kind == .table ? .table(summary.table!) : .delta(summary.delta!)
+    }
+
+    /// What `info` shows of element `i`, from its head: reads 64 KiB first, more only when the
+    /// head needs it; rows and changes are counted, not read.
+    public func summary(_ i: Int) throws(BriefcaseError) -> ElementSummary {
         let stored = elements[i]
         let range = stored.range
         var length = min(range.count, 1 << 16)
@@ -125,10 +131,13 @@ public final class BriefcaseElements {
             do throws(BriefcaseError) {
                 switch stored.kind {
                 case .table:
-                    return .table(try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase,
-                                                              elementEnd: range.upperBound).table)
+                    let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
+                    return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
+                                          delta: nil, changeCount: 0, range: range)
                 case .delta:
-                    return .delta(try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound).delta)
+                    let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
+                    return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
+                                          delta: head.delta, changeCount: head.changeCount, range: range)
                 }
             } catch {
                 guard length < range.count else { throw error.inElement(stored.label).inFile(stored.file.path) }

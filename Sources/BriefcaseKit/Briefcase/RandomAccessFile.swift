@@ -4,21 +4,64 @@ import Glibc
 
 /// A read-only file read in pieces with `pread`, so a briefcase can be opened and one table
 /// decoded without reading the others. Counts the bytes it reads (tests check laziness with it).
+///
+/// A folder briefcase holds one of these per table file, so they do not each keep a descriptor:
+/// at most `OpenDescriptors.limit` are open at once (the least recently used is closed), and a
+/// closed one is opened again by path when next read — after checking that the path still names
+/// the same file (device, inode and size), else the read fails. So any number of tables works
+/// under a small `ulimit -n` (Spec/robustness.md §8.5).
 public final class RandomAccessFile: @unchecked Sendable {
     public let path: String
     public let size: Int
-    private let fd: Int32
     /// Bytes read so far through this handle.
     public private(set) var bytesRead = 0
+    /// The descriptor (closed and reopened as `OpenDescriptors` decides) and the file's identity.
+    private let descriptor: OpenDescriptors.Slot
+    private let device: UInt64, inode: UInt64
 
-    public init(path: String) throws(BriefcaseError) {
-        let (fd, size) = try FileIO.openRegularFile(path)
+    /// Opens `path`. With `keepOpen` the descriptor is never closed before the handle goes away
+    /// (and does not count toward the limit): for a file that cannot be opened again by path, such
+    /// as an unlinked temporary file.
+    public init(path: String, keepOpen: Bool = false) throws(BriefcaseError) {
+        let (fd, info) = try Self.openRegular(path)
         self.path = path
-        self.fd = fd
-        self.size = size
+        self.size = Int(info.st_size)
+        descriptor = OpenDescriptors.Slot(fd: fd)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        if !keepOpen { OpenDescriptors.admit(descriptor) }
     }
 
-    deinit { close(fd) }
+    deinit { OpenDescriptors.remove(descriptor) }
+
+    /// Opens `path` for reading (`FileIO.openRegularFile`: a regular file, or an error).
+    private static func openRegular(_ path: String) throws(BriefcaseError) -> (Int32, stat) {
+        let opened = try FileIO.openRegularFile(path)
+        return (opened.descriptor, opened.status)
+    }
+
+    /// Reads `count` bytes at file offset `offset` into `buffer`; false when the file ends first.
+    private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
+        try OpenDescriptors.using(descriptor) { () throws(BriefcaseError) -> Bool in
+            if descriptor.fd < 0 {
+                let (reopened, info) = try Self.openRegular(path)
+                guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
+                    close(reopened)
+                    throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
+                }
+                descriptor.fd = reopened
+            }
+            var done = 0
+            while done < count {
+                let n = pread(descriptor.fd, buffer + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw FileIO.ioError("cannot read", path) }
+                if n == 0 { return false }
+                done += n
+            }
+            return true
+        }
+    }
 
     /// The bytes at `range` (clamped to the file).
     public func read(_ range: Range<Int>) throws(BriefcaseError) -> [UInt8] {
@@ -26,20 +69,33 @@ public final class RandomAccessFile: @unchecked Sendable {
         // Not zero-filled first: a conversion reads the whole file through here, and clearing
         // every byte before pread overwrites it cost as much as a quarter of decoding.
         let count = upper - lower
-        var failed = false
+        try Self.requireMemory(count, at: lower, path)
+        var failure: BriefcaseError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(lower + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failed = true; break }
-                done += n
+            do throws(BriefcaseError) {
+                guard try readFully(buffer.baseAddress!, count: count, at: lower) else {
+                    failure = BriefcaseError(.io, "cannot read: the file ends before offset \(upper)", file: path)
+                    return
+                }
+                initialized = count
+            } catch {
+                failure = error
             }
-            initialized = failed ? 0 : count
         }
-        guard !failed else { throw FileIO.ioError("cannot read", path) }
+        if let failure { throw failure }
         bytesRead += bytes.count
         return bytes
+    }
+
+    /// A large read (what a file declares: an element, a name of gigabytes) that the memory
+    /// available cannot hold is an error, not the runtime's "failed to allocate" trap: probed
+    /// with malloc, which returns NULL where an array would trap.
+    static func requireMemory(_ count: Int, at offset: Int, _ path: String) throws(BriefcaseError) {
+        guard count > 1 << 26 else { return }
+        guard let probe = malloc(count) else {
+            throw BriefcaseError(.io, "not enough memory to read the \(count) bytes at offset \(offset)", file: path)
+        }
+        free(probe)
     }
 
     /// The bytes at `range` (clamped to the file), read into `spare`'s memory when nothing else
@@ -71,17 +127,17 @@ public final class RandomAccessFile: @unchecked Sendable {
                 }
             }
         }
-        var failed = false
+        var failure: BriefcaseError?
         bytes.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(lower + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failed = true; return }
-                done += n
+            do throws(BriefcaseError) {
+                if try !readFully(buffer.baseAddress!, count: count, at: lower) {
+                    failure = BriefcaseError(.io, "cannot read: the file ends before offset \(upper)", file: path)
+                }
+            } catch {
+                failure = error
             }
         }
-        guard !failed else { throw FileIO.ioError("cannot read", path) }
+        if let failure { throw failure }
         bytesRead += count
         spare = bytes
         return bytes
@@ -91,5 +147,71 @@ public final class RandomAccessFile: @unchecked Sendable {
     public func reader(_ range: Range<Int>) throws(BriefcaseError) -> ByteReader {
         let lower = max(0, min(range.lowerBound, size))
         return ByteReader(bytes: try read(range), base: lower)
+    }
+}
+
+/// The descriptors `RandomAccessFile`s hold open: at most `limit`; opening or reading one more
+/// closes the least recently read. One lock around each read, so a descriptor is never closed
+/// while another thread reads through it.
+enum OpenDescriptors {
+    static let limit = 16
+
+    /// One file's descriptor (-1 while closed) and when it was last read.
+    final class Slot {
+        var fd: Int32
+        var lastUse = 0
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    nonisolated(unsafe) private static var open: [ObjectIdentifier: Slot] = [:]
+    nonisolated(unsafe) private static var clock = 0
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+
+    /// A newly opened file's descriptor.
+    static func admit(_ slot: Slot) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        clock += 1
+        slot.lastUse = clock
+        open[ObjectIdentifier(slot)] = slot
+        closeLeastRecentlyUsed()
+    }
+
+    /// Runs `body` (which opens the file again if it was closed) with the lock held.
+    static func using<T>(_ slot: Slot, _ body: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        clock += 1
+        slot.lastUse = clock
+        let wasOpen = slot.fd >= 0
+        let result = try body()
+        if !wasOpen {
+            open[ObjectIdentifier(slot)] = slot
+            closeLeastRecentlyUsed()
+        }
+        return result
+    }
+
+    /// A file going away: its descriptor is closed.
+    static func remove(_ slot: Slot) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        open[ObjectIdentifier(slot)] = nil
+        if slot.fd >= 0 { close(slot.fd) }
+        slot.fd = -1
+    }
+
+    /// Closes the least recently read descriptor while more than `limit` are open (the one just
+    /// used is the most recent, so it stays).
+    private static func closeLeastRecentlyUsed() {
+        while open.count > limit, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            open[oldest.key] = nil
+            close(oldest.value.fd)
+            oldest.value.fd = -1
+        }
     }
 }

@@ -10,8 +10,9 @@ extension FileIO {
     /// socket or device is refused at once with `.io` "not a regular file", before anything could
     /// block on it: the kind is looked at first, and the open itself is non-blocking and checked
     /// again with `fstat` (the path may change in between). A directory is `.invalidData`
-    /// "is a directory". Returns the descriptor (blocking again) and the file's size.
-    public static func openRegularFile(_ path: String) throws(BriefcaseError) -> (descriptor: Int32, size: Int) {
+    /// "is a directory". Returns the descriptor (blocking again) and the file's status (size,
+    /// device and inode).
+    public static func openRegularFile(_ path: String) throws(BriefcaseError) -> (descriptor: Int32, status: stat) {
         var info = stat()
         if stat(path, &info) == 0 {
             try requireRegular(info.st_mode, path)
@@ -34,7 +35,7 @@ extension FileIO {
         }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        return (fd, Int(info.st_size))
+        return (fd, info)
     }
 
     private static func requireRegular(_ mode: mode_t, _ path: String) throws(BriefcaseError) {

@@ -19,10 +19,10 @@ public final class MappedFile {
     /// Anything but a regular file is refused (`FileIO.openRegularFile`).
     public init?(path: String) throws(BriefcaseError) {
         guard path != "-" else { return nil }
-        let (fd, size) = try FileIO.openRegularFile(path)
+        let (fd, status) = try FileIO.openRegularFile(path)
         defer { close(fd) }
         self.path = path
-        count = size
+        count = Int(status.st_size)
         if count == 0 {
             base = nil
             return

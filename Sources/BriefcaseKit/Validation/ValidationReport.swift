@@ -43,6 +43,8 @@ public enum ValidationCheck: String, Sendable, CaseIterable {
     case snapshot
     /// Datastore snapshot documents: record, delta and datastore size and record count limits.
     case datastoreLimits = "datastore-limits"
+    /// Bytes after the element index, which ends the briefcase (a warning: readers skip them).
+    case trailingBytes = "trailing-bytes"
     /// The input could not be read at all (missing file, unknown format).
     case input
 }

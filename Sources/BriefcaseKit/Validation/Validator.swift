@@ -34,7 +34,21 @@ public enum Validator {
     public static func validate(bytes: [UInt8], container: ContainerFormat, path: String,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var run = ValidationRun(options: options)
-        run.addFile(bytes: bytes, container: container, file: nil)
+        do throws(BriefcaseError) {
+            try run.addFile(.memory(bytes), container: container, file: nil)
+        } catch {
+            run.add(.error, .input, error.message, offset: error.offset) // bytes in memory: reading cannot fail
+        }
+        return run.finish(path: path, format: container.rawValue)
+    }
+
+    /// Validates a `DABRC600` file or a bare `DABIN200` stream on disk, reading the header, the
+    /// index and then each element by offset: never the whole file (bytes after the index are
+    /// a warning, not read). Throws only when the file cannot be opened or read (`.io`).
+    public static func validateFile(at path: String, container: ContainerFormat,
+                                    options: ValidationOptions = ValidationOptions()) throws(BriefcaseError) -> ValidationReport {
+        var run = ValidationRun(options: options)
+        try run.addFile(.file(try RandomAccessFile(path: path)), container: container, file: nil)
         return run.finish(path: path, format: container.rawValue)
     }
 
@@ -62,7 +76,8 @@ public enum Validator {
             $0.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()) && !$0.hasPrefix(".")
         }
         for name in tableFiles {
-            run.addFile(bytes: try FileIO.read(path + "/" + name), container: .dabriefcase, file: name)
+            // One file open at a time, closed when its elements are checked.
+            try run.addFile(.file(try RandomAccessFile(path: path + "/" + name)), container: .dabriefcase, file: name)
         }
         let plistPath = path + "/" + Briefcase.propertiesFileName
         let hasPlist = FileIO.exists(plistPath)
@@ -168,14 +183,16 @@ struct ValidationRun {
 
     // MARK: inputs
 
-    /// Decodes one `DABRC600` file or `DABIN200` stream, recording what fails on the way.
-    mutating func addFile(bytes: [UInt8], container: ContainerFormat, file: String?) {
+    /// Decodes one `DABRC600` file or `DABIN200` stream, recording what fails on the way. Only a
+    /// failing read of a file on disk throws (`.io`).
+    mutating func addFile(_ source: ValidationSource, container: ContainerFormat, file: String?) throws(BriefcaseError) {
         var streamStart = 0
         if container == .dabriefcase {
             let header: BriefcaseFileCodec.Header
             do throws(BriefcaseError) {
-                header = try BriefcaseFileCodec.readHeader(bytes)
+                header = try source.header()
             } catch {
+                if error.kind == .io { throw error }
                 let check: ValidationCheck = error.offset == 8 && error.message.hasPrefix("data offset") ? .dataOffset : .header
                 add(.error, check, error.message, offset: error.offset, file: file)
                 return
@@ -192,8 +209,9 @@ struct ValidationRun {
 
         let index: ElementIndex
         do throws(BriefcaseError) {
-            index = try ElementIndex.read(bytes, streamStart: streamStart)
+            index = try source.index(streamStart: streamStart)
         } catch {
+            if error.kind == .io { throw error }
             let check: ValidationCheck = error.offset == streamStart && error.message.contains("Bin2 signature") ? .header : .index
             add(.error, check, error.message, offset: error.offset, file: file)
             return
@@ -201,16 +219,21 @@ struct ValidationRun {
         for entry in index.entries {
             listed.append(Listed(kind: entry.kind, name: entry.name, file: file, entryOffset: entry.entryOffset))
         }
+        if let trailing = index.trailingBytesWarning {
+            add(.warning, .trailingBytes, "\(index.streamEnd - index.end) bytes after the element index, which ends the briefcase; Data Abstract ignores them",
+                offset: trailing.offset, file: file)
+        }
 
         for entry in index.entries {
-            var decoder = Bin2Decoder(bytes: bytes)
+            let (bytes, base) = try source.bytes(entry.range)
+            var decoder = Bin2Decoder(bytes: bytes, base: base)
             do throws(BriefcaseError) {
                 let element = try decoder.decodeElement(entry, in: index)
                 located.append(Located(element: element, file: file, start: entry.range.lowerBound))
             } catch {
                 let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
                 add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
-                if check == .decoding { diagnoseOverrun(entry, index: index, bytes: bytes, file: file) }
+                if check == .decoding { try diagnoseOverrun(entry, index: index, source: source, file: file) }
             }
             for warning in decoder.warnings {
                 let check: ValidationCheck
@@ -227,9 +250,11 @@ struct ValidationRun {
     }
 
     /// An element that failed to decode: when its data reads through, past its end, it overlaps what the index places after it (the next element, or the index itself).
-    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, bytes: [UInt8], file: String?) {
-        var reader = ByteReader(bytes: bytes, readerIndex: entry.range.lowerBound, endIndex: bytes.count)
-        var decoder = Bin2Decoder(bytes: bytes)
+    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, source: ValidationSource, file: String?) throws(BriefcaseError) {
+        // Read on to the end of the index at most: what follows it is not part of the briefcase.
+        let (bytes, base) = try source.bytes(entry.range.lowerBound ..< index.end)
+        var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: index.end)
+        var decoder = Bin2Decoder(bytes: bytes, base: base)
         do throws(BriefcaseError) {
             switch entry.kind {
             case .table: _ = try decoder.decodeTable(&reader, name: entry.name, positionBase: index.positionBase)
