@@ -14,6 +14,15 @@ import Foundation
 struct Generator {
     let targetSize: Int
     let seed: UInt64
+    var profile = Profile.standard
+
+    /// `standard`: about one pending change per 200 rows. `deltaHeavy`: every row of the six
+    /// tables with a delta has a pending change (an update with old and new values, or a delete),
+    /// and a quarter as many rows are inserted: the data of apps that sync rarely.
+    enum Profile: String, Codable {
+        case standard = "default"
+        case deltaHeavy = "delta-heavy"
+    }
 
     /// The small table that the "open and read one table" measurement reads.
     static let smallTableName = "Settings"
@@ -343,13 +352,23 @@ struct Generator {
     func makeDelta(_ spec: TableSpec, table: Table, random: inout SplitMix64) -> Delta {
         let logged = spec.columns.map { LoggedField(name: ByteString(utf8: $0.name), type: $0.type) }
         let keyIndex = spec.columns.firstIndex(where: \.key)!
-        let count = max(3, table.rows.count / 200)
+        let count = profile == .deltaHeavy ? table.rows.count + table.rows.count / 4 : max(3, table.rows.count / 200)
         var changes: [DeltaChange] = []
         changes.reserveCapacity(count)
         var nextID = table.rows.count + 1
         for i in 0..<count {
             let recordID = Int32(1100 + i)
-            let roll = random.next() % 10
+            var roll = random.next() % 10
+            var rowIndex: Int?
+            if profile == .deltaHeavy {
+                // Row i gets change i (7 in 10 updates, the rest deletes); the last quarter inserts.
+                if i < table.rows.count {
+                    rowIndex = i
+                    roll = roll < 7 ? 3 + roll % 5 : 8
+                } else {
+                    roll = 0
+                }
+            }
             var status = ChangeStatus.pending
             var message = ByteString.empty
             if random.next() % 50 == 0 {
@@ -365,7 +384,7 @@ struct Generator {
                 changes.append(DeltaChange(type: .insert, recordID: recordID, status: status, message: message,
                                            oldValues: Array(repeating: nil, count: logged.count), newValues: new))
             } else {
-                let row = table.rows[random.int(0...table.rows.count - 1)]
+                let row = table.rows[rowIndex ?? random.int(0...table.rows.count - 1)]
                 if roll < 8 {
                     var old: [Value?] = Array(repeating: nil, count: logged.count)
                     var new = old

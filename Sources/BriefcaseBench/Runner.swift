@@ -11,6 +11,7 @@ struct Options {
     var out: String?
     var operations: [Operation] = Operation.allCases
     var keepData = false
+    var profile = Generator.Profile.standard
     /// dabriefcase → snapshot is measured only up to this size (it streams now; the limit is there
     /// to shorten a run: at about 85 MB/s it is the slowest operation).
     var snapshotLimit = 1_000_000_000_000
@@ -23,6 +24,7 @@ struct DataSet: Codable {
     var version = DataSet.generatorVersion
     var targetSize: Int
     var seed: UInt64
+    var profile: Generator.Profile? = .standard
     var fileSize: Int
     var jsonSize: Int = 0
     var tables: Int
@@ -89,7 +91,8 @@ struct Runner {
 
     func measure(size: Int) -> SizeResult {
         let label = sizeLabel(size)
-        let base = options.scratch + "/bench-\(label)-seed\(options.seed)"
+        let profile = options.profile == .standard ? "" : "-" + options.profile.rawValue
+        let base = options.scratch + "/bench-\(label)\(profile)-seed\(options.seed)"
         let data = base + ".daBriefcase", json = base + ".json", meta = base + ".meta.json"
         var dataSet = prepare(size: size, data: data, json: json, meta: meta)
         dataSet.jsonSize = System.fileSize(json)
@@ -114,12 +117,13 @@ struct Runner {
         if let saved = try? Data(contentsOf: URL(fileURLWithPath: meta)),
            let dataSet = try? JSONDecoder().decode(DataSet.self, from: saved),
            dataSet.version == DataSet.generatorVersion, dataSet.targetSize == size, dataSet.seed == options.seed,
+           (dataSet.profile ?? .standard) == options.profile,
            System.fileSize(data) == dataSet.fileSize, System.fileSize(json) > 0 {
             System.log("[\(sizeLabel(size))] reusing \(data)")
             return dataSet
         }
         System.log("[\(sizeLabel(size))] generating \(data) …")
-        let generated = System.run([executable, "generate", "--size", String(size), "--seed", String(options.seed), "--output", data, "--meta", meta])
+        let generated = System.run([executable, "generate", "--size", String(size), "--seed", String(options.seed), "--profile", options.profile.rawValue, "--output", data, "--meta", meta])
         guard generated.status == 0 else { System.fail("generating failed:\n\(generated.output)") }
         let converted = System.run([executable, "make-json", "--input", data, "--output", json])
         guard converted.status == 0 else { System.fail("writing the JSON document failed:\n\(converted.output)") }

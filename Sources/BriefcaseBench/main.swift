@@ -18,12 +18,14 @@ import Foundation
 let usage = """
 usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
                        [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
-       briefcase-bench generate --size SIZE [--seed S] --output FILE [--meta FILE]
+                       [--profile default|delta-heavy]
+       briefcase-bench generate --size SIZE [--seed S] [--profile P] --output FILE [--meta FILE]
        briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify]
 
 SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 --seed 1,
 --scratch /tmp/briefcase-bench, --out SCRATCH/results, no --snapshot-limit (to-snapshot, the
-slowest operation, is skipped above it when given).
+slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
+of the six tables with a delta has a pending change, plus a quarter as many inserts).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 
@@ -62,23 +64,32 @@ struct Arguments {
     }
 }
 
+extension Generator.Profile {
+    init(argument: String?) {
+        guard let argument else { self = .standard; return }
+        guard let profile = Self(rawValue: argument) else { System.fail("--profile: '\(argument)' is not default or delta-heavy") }
+        self = profile
+    }
+}
+
 let argv = CommandLine.arguments
 switch argv.dropFirst().first {
 case "generate":
     let arguments = Arguments(argv.dropFirst(2), flags: [])
     let size = arguments.size("size") ?? 100_000_000
     let seed = UInt64(arguments.int("seed") ?? 1)
+    let profile = Generator.Profile(argument: arguments.values["profile"])
     let output = arguments.required("output")
     let start = System.now()
     let summary: Generator.Summary
     do {
-        summary = try Generator(targetSize: size, seed: seed).write(to: output + ".tmp")
+        summary = try Generator(targetSize: size, seed: seed, profile: profile).write(to: output + ".tmp")
     } catch {
         System.fail("generate: \(error)")
     }
     rename(output + ".tmp", output)
     let seconds = Double(System.now() - start) / 1e9
-    let dataSet = DataSet(targetSize: size, seed: seed, fileSize: System.fileSize(output), tables: summary.tables, deltas: summary.deltas,
+    let dataSet = DataSet(targetSize: size, seed: seed, profile: profile, fileSize: System.fileSize(output), tables: summary.tables, deltas: summary.deltas,
                           rows: summary.rows, changes: summary.changes, values: summary.values, nulls: summary.nulls,
                           largestElement: summary.largestElement, generationSeconds: seconds)
     let data = try! JSONEncoder().encode(dataSet)
@@ -132,5 +143,6 @@ default:
     }
     options.keepData = arguments.flags.contains("keep-data")
     if let limit = arguments.size("snapshot-limit") { options.snapshotLimit = limit }
+    options.profile = Generator.Profile(argument: arguments.values["profile"])
     Runner(options: options).run()
 }

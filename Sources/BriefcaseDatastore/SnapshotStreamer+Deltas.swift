@@ -47,18 +47,22 @@ extension SnapshotStreamer {
             case .updated:
                 let id = slotIDs[step.slot!]
                 touched.insert(id)
-                let before = mapping.record(of: step.before ?? [], roles: state.roles)
-                let after = mapping.record(of: step.after ?? [], roles: state.roles)
+                // Only the logged columns are mapped (field ids are unique per table), not whole
+                // records: a delta-heavy briefcase updates most rows.
+                func mapped(_ row: Row?, _ column: Int, json: Bool) -> DatastoreValue? {
+                    guard let row, column < row.count, let value = row[column] else { return nil }
+                    return mapping.forward(value, json: json)
+                }
                 var updates: [FieldUpdate] = []
                 var seen = Set<String>()
                 for (position, column) in columns.enumerated() {
-                    guard let column, case .field(let fid, _) = state.roles[column], !seen.contains(fid) else { continue }
+                    guard let column, case .field(let fid, let json) = state.roles[column], !seen.contains(fid) else { continue }
                     let sent = position < change.newValues.count && change.newValues[position] != nil
                     guard sent || !delta.isReduced else { continue }
-                    if let value = after[fid] {
+                    if let value = mapped(step.after, column, json: json) {
                         updates.append(FieldUpdate(fid, .put(value)))
                         seen.insert(fid)
-                    } else if before[fid] != nil {
+                    } else if mapped(step.before, column, json: json) != nil {
                         updates.append(FieldUpdate(fid, .delete))
                         seen.insert(fid)
                     }
