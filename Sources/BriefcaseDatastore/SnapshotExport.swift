@@ -341,15 +341,17 @@ final class ExportBuilder {
         }
         mix(String(rev))
         for change in changes { mix(change.tag); mix(change.tableID); mix(change.recordID) }
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(10)
         for _ in 0..<10 {
-            text.append(alphabet[Int(hash & 63)])
+            text.append(nonceAlphabet[Int(hash & 63)])
             hash = (hash >> 6) | (hash << 58)
             hash = hash &* 0x9e37_79b9_7f4a_7c15
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let nonceAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     private func makeExtras() -> JSONObject {
         var result = JSONObject()
