@@ -69,7 +69,7 @@ struct BriefcaseSummary {
         case .bin2:
             let summaries: [ElementSummary]
             do {
-                let input = try GzipInput.read(path)
+                let input = try GzipInput.read(path, as: .bin2)
                 var decoder = Bin2Decoder(bytes: input.bytes)
                 summaries = try input.decoding { (_) throws(BriefcaseError) in try decoder.summarize() }
             } catch {
