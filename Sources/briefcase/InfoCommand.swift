@@ -55,10 +55,18 @@ struct BriefcaseSummary {
 
     static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
         switch format {
-        case .dabriefcase where !GzipInput.isGzipped(path), .folder: // gzip has no random access: decoded whole below
-            // The lazy path: header, index and element heads; no rows are read.
-            let briefcase = try Briefcase.open(path, codePage: encoding)
-            let summaries = try briefcase.tableSummaries()
+        case .dabriefcase, .folder:
+            // The lazy path: header, index and element heads; no rows are read. gzip has no random
+            // access: it is inflated into a temporary file first (GzipInput.spool), read the same way.
+            let spooled = format == .dabriefcase && GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: format) : nil
+            let briefcase: Briefcase
+            let summaries: [Briefcase.TableSummary]
+            do {
+                briefcase = try spooled.map { try Briefcase.openFile($0.path, codePage: encoding) } ?? Briefcase.open(path, codePage: encoding)
+                summaries = try briefcase.tableSummaries()
+            } catch let error as BriefcaseError {
+                throw spooled?.relabel(error) ?? error
+            }
             if format == .dabriefcase && encoding == nil {
                 briefcase.codePage = InputLoader.chooseCodePage(skeleton(summaries, properties: briefcase.properties),
                                                                    explicit: nil, path: path, announce: true)

@@ -31,9 +31,15 @@ public final class SpooledInput {
     /// Bytes kept after the first impossible one.
     public static let context = 4096
 
-    /// A path that opens the temporary file (Linux: the descriptor's /proc entry), for readers
+    /// A path that opens the temporary file (the descriptor's /proc or /dev/fd entry), for readers
     /// that take a path; a file opened through it stays readable after this object is gone.
-    public var path: String { "/proc/self/fd/\(descriptor)" }
+    public var path: String {
+        #if os(Linux)
+        "/proc/self/fd/\(descriptor)"
+        #else
+        "/dev/fd/\(descriptor)"
+        #endif
+    }
 
     /// How errors name the input.
     public var displayName: String { name == "-" ? "(standard input)" : name }
