@@ -33,34 +33,17 @@ struct StreamedInputTests {
     }()
 
     /// Runs `command` (shell syntax; `BRIEFCASE` stands for the executable) in `directory` under GNU
-    /// time, with a timeout of 30 s and at most 4 GB of address space; returns the result and the peak resident memory in KB (nil without GNU time).
+    /// time, with a timeout of 30 s and at most 4 GB of address space; returns the result and the
+    /// peak resident memory in KB (nil without GNU time).
     static func measured(_ command: String, in directory: URL) throws -> (CLITests.Result, Int?) {
         let hasTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
         let timed = hasTime ? "/usr/bin/time -f %M -o peak.txt timeout 30 \"$BRIEFCASE\"" : "timeout 30 \"$BRIEFCASE\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // (The virtual-memory cap keeps a failing run from taking the machine's memory.)
-        process.arguments = ["-c", "ulimit -v 4000000; " + command.replacingOccurrences(of: "BRIEFCASE", with: timed)]
-        process.environment = ProcessInfo.processInfo.environment.merging(["BRIEFCASE": CLITests.executable.path]) { $1 }
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        final class Box: @unchecked Sendable { var data = Data() }
-        let stderrBox = Box()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        let result = try CLITests.shell("ulimit -v 4000000; " + command.replacingOccurrences(of: "BRIEFCASE", with: timed), in: directory)
         let peak = (try? String(contentsOf: directory.appendingPathComponent("peak.txt"), encoding: .utf8))
             .flatMap { Int($0.split(separator: "\n").last { Int($0) != nil } ?? "") }
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("peak.txt"))
-        return (CLITests.Result(status: process.terminationStatus, stdout: [UInt8](stdoutData),
-                                stderr: String(decoding: stderrBox.data, as: UTF8.self)), peak)
+        return (result, peak)
     }
 
     /// Runs each command and checks: exit 1, every expected fragment on standard error, peak
