@@ -92,6 +92,13 @@ struct StreamedInputTests {
             ("{ printf '{\"a\": 1 2'; cat /dev/zero; } | BRIEFCASE convert --from json - out.daBriefcase", ["offset 8"]),
         ], in: directory)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no output written")
+        // The spooled copy has no name from the start: nothing is left in TMPDIR, even after SIGKILL.
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let killed = try CLITests.shell("{ printf '{'; cat /dev/zero | tr '\\0' ' '; } | TMPDIR=tmp timeout -s KILL 1 \"$BRIEFCASE\" validate - --from json",
+                                        in: directory)
+        #expect(killed.status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "nothing left in TMPDIR")
     }
 
     @Test func longStandardInputIsKeptOnDiskNotInMemory() throws {
