@@ -23,7 +23,8 @@ public struct JSONShapeCheck: Sendable {
 
     private enum State: Sendable {
         case value, valueOrClose, key, keyOrClose, colon, commaOrClose, end
-        case string(isKey: Bool), escape(isKey: Bool), number, literal(ArraySlice<UInt8>)
+        /// In a literal: its remaining bytes, the next one lowest (at most three).
+        case string(isKey: Bool), escape(isKey: Bool), number, literal(remaining: UInt32)
     }
 
     private var state = State.value
@@ -42,6 +43,11 @@ public struct JSONShapeCheck: Sendable {
             switch state {
             case .string:
                 while index + 8 <= bytes.count, Self.isPlainText(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { index += 8 }
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+            case .number:
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
             case .value, .valueOrClose, .key, .keyOrClose, .colon, .commaOrClose, .end:
                 while index + 8 <= bytes.count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) == Self.spaces { index += 8 }
             default:
@@ -78,16 +84,18 @@ public struct JSONShapeCheck: Sendable {
             state = .string(isKey: isKey)
             return byte >= 0x20
         case .number:
-            if (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                                                                              UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"):
                 return true
+            default:
+                break
             }
             state = afterValue()
             return accept(byte)
-        case .literal(let rest):
-            guard rest.first == byte else { return false }
-            let remaining = rest.dropFirst()
-            state = remaining.isEmpty ? afterValue() : .literal(remaining)
+        case .literal(let remaining):
+            guard UInt8(truncatingIfNeeded: remaining) == byte else { return false }
+            state = remaining >> 8 == 0 ? afterValue() : .literal(remaining: remaining >> 8)
             return true
         default:
             if isSpace { return true }
@@ -120,9 +128,9 @@ public struct JSONShapeCheck: Sendable {
             state = byte == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
         case UInt8(ascii: "\""): state = .string(isKey: false)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): state = .number
-        case UInt8(ascii: "t"): state = .literal(Array("rue".utf8)[...])
-        case UInt8(ascii: "f"): state = .literal(Array("alse".utf8)[...])
-        case UInt8(ascii: "n"): state = .literal(Array("ull".utf8)[...])
+        case UInt8(ascii: "t"): state = .literal(remaining: Self.packed("rue"))
+        case UInt8(ascii: "f"): state = .literal(remaining: Self.packed("alse"))
+        case UInt8(ascii: "n"): state = .literal(remaining: Self.packed("ull"))
         default: return false
         }
         return true
@@ -133,6 +141,13 @@ public struct JSONShapeCheck: Sendable {
         containers.removeLast()
         state = afterValue()
         return true
+    }
+
+    /// The bytes of `text` (at most four), the first lowest.
+    private static func packed(_ text: StaticString) -> UInt32 {
+        var value: UInt32 = 0
+        for index in (0..<text.utf8CodeUnitCount).reversed() { value = value << 8 | UInt32(text.utf8Start[index]) }
+        return value
     }
 
     private func afterValue() -> State { containers.isEmpty ? .end : .commaOrClose }
