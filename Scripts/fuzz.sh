@@ -13,6 +13,8 @@
 #   json       the JSON document: parser, writer, JSONDocumentDecoder, round trips
 #   snapshot   datastore snapshot documents (DatastoreKit)
 #   gzip       gzip input (Gzip.decompress, GzipDecompressor)
+#   gzipstream a gzip file inflated chunk by chunk into a temporary file (SpooledInput), as the CLI reads it
+#   stdin      standard input as the CLI reads it (SpooledInput of "-": gzip by content, shape checks)
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
@@ -25,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(briefcase bin2 plist json snapshot gzip)
+TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
@@ -42,7 +44,7 @@ usage() {
 deps_of() {
   case "$1" in
     # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
-    briefcase|bin2|plist|json|gzip) echo "BriefcaseKit BriefcaseJSON" ;;
+    briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "BriefcaseKit BriefcaseJSON" ;;
     snapshot) echo "BriefcaseKit BriefcaseJSON DatastoreKit" ;;
     *) return 1 ;;
   esac
@@ -131,7 +133,16 @@ seeds_of() {
   if [ -d "Fixtures/regressions/$target" ]; then cp "Fixtures/regressions/$target"/* "$dir"/; rm -f "$dir/README.md"; fi
   case "$target" in
     briefcase|bin2) cp Fixtures/*.daBriefcase Fixtures/*.bin2 "$dir"/ ;;
-    gzip)
+    stdin)
+      # A selector byte first (0 any, 1 JSON, 2 DABRC, 3 DABIN200), then what standard input holds.
+      local f
+      for f in Fuzz/corpus/json/*; do { printf '\001'; cat "$f"; } > "$dir/$(basename "$f")"; done
+      for f in Fuzz/corpus/snapshot/*; do { printf '\001'; cat "$f"; } > "$dir/snapshot-$(basename "$f")"; done
+      for f in Fixtures/*.daBriefcase; do { printf '\002'; cat "$f"; } > "$dir/$(basename "$f")"; done
+      for f in Fixtures/*.bin2; do { printf '\003'; cat "$f"; } > "$dir/$(basename "$f")"; done
+      for f in Fuzz/corpus/gzip/*; do { printf '\000'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
+    gzip|gzipstream)
+      cp Fuzz/corpus/gzip/* "$dir"/
       if command -v gzip > /dev/null; then
         for f in Fixtures/*.daBriefcase Fixtures/*.bin2; do gzip -9 -n -c "$f" > "$dir/$(basename "$f").gz"; done
       fi ;;

@@ -34,19 +34,21 @@ enum GzipInput {
         return (try? Gzip.hasMagic(FileIO.readPrefix(path, count: 2))) ?? false
     }
 
-    /// The whole input, inflated (streaming, bounded by `Gzip.defaultLimit`) when it is gzip.
-    static func read(_ path: String) throws(BriefcaseError) -> Bytes {
-        if path == "-" {
-            let bytes = try FileIO.read(path)
-            guard Gzip.hasMagic(bytes) else { return Bytes(bytes: bytes, gzipped: false) }
-            do throws(BriefcaseError) {
-                return Bytes(bytes: try Gzip.decompress(bytes), gzipped: true)
-            } catch {
-                throw error.inFile("(standard input)")
-            }
-        }
-        if isGzipped(path) { return Bytes(bytes: try Gzip.readFile(path), gzipped: true) }
-        return Bytes(bytes: try FileIO.read(path), gzipped: false)
+    /// The whole input, inflated when it is gzip. Standard input and gzip files are not read
+    /// whole first: they are spooled (`spool`), so memory stays bounded while they arrive and a
+    /// bomb or an endless stream is refused as it comes.
+    static func read(_ path: String, as format: FileFormat?) throws(BriefcaseError) -> Bytes {
+        guard path == "-" || isGzipped(path) else { return Bytes(bytes: try FileIO.read(path), gzipped: false) }
+        let spooled = try spool(path, as: format)
+        return Bytes(bytes: try spooled.readAll(), gzipped: spooled.gzipped)
+    }
+
+    /// Standard input or a gzip file copied (inflated) chunk by chunk into an unlinked temporary
+    /// file (Spec/robustness.md §8.3), which readers then map or read by offset. Reading stops at
+    /// the first byte `format` cannot have (a signature, JSON's structure); gzip stops as soon as
+    /// the ratio limit is crossed. Standard input is gzip when it starts with 1f 8b.
+    static func spool(_ path: String, as format: FileFormat?) throws(BriefcaseError) -> SpooledInput {
+        try SpooledInput(path, gzip: path == "-" ? nil : true, shape: format?.spoolShape ?? .any)
     }
 
     /// The first `count` bytes of the content of an existing file: decompressed when it is gzip.
@@ -74,6 +76,18 @@ enum GzipOutput {
             try Gzip.writeFileAtomically(bytes, to: path)
         } else {
             try FileIO.writeAtomically(bytes, to: path)
+        }
+    }
+}
+
+extension FileFormat {
+    /// What a document of this format can start or go on with, for `GzipInput.spool`.
+    var spoolShape: SpoolShape {
+        switch self {
+        case .dabriefcase: return .prefix(Array("DABRC".utf8))
+        case .bin2: return .prefix(Array("DABIN200".utf8))
+        case .json, .snapshot: return .json
+        case .folder: return .any
         }
     }
 }

@@ -55,10 +55,18 @@ struct BriefcaseSummary {
 
     static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
         switch format {
-        case .dabriefcase where !GzipInput.isGzipped(path), .folder: // gzip has no random access: decoded whole below
-            // The lazy path: header, index and element heads; no rows are read.
-            let briefcase = try Briefcase.open(path, codePage: encoding)
-            let summaries = try briefcase.tableSummaries()
+        case .dabriefcase, .folder:
+            // The lazy path: header, index and element heads; no rows are read. gzip has no random
+            // access: it is inflated into a temporary file first (GzipInput.spool), read the same way.
+            let spooled = format == .dabriefcase && GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: format) : nil
+            let briefcase: Briefcase
+            let summaries: [Briefcase.TableSummary]
+            do {
+                briefcase = try spooled.map { try Briefcase.openFile($0.path, codePage: encoding) } ?? Briefcase.open(path, codePage: encoding)
+                summaries = try briefcase.tableSummaries()
+            } catch let error as BriefcaseError {
+                throw spooled?.relabel(error) ?? error
+            }
             if format == .dabriefcase && encoding == nil {
                 briefcase.codePage = InputLoader.chooseCodePage(skeleton(summaries, properties: briefcase.properties),
                                                                    explicit: nil, path: path, announce: true)
@@ -68,18 +76,14 @@ struct BriefcaseSummary {
                                                                       delta: $0.delta, changeCount: $0.changeCount) })
         case .bin2:
             let summaries: [ElementSummary]
-            do {
-                if !GzipInput.isGzipped(path) && path != "-" {
-                    // Index and element heads by offset: what follows the index is not read.
-                    let elements = try BriefcaseElements.open(path, as: .bin2)
-                    summaries = try elements.elements.indices.map { (i) throws(BriefcaseError) in try elements.summary(i) }
-                } else {
-                    let input = try GzipInput.read(path)
-                    var decoder = Bin2Decoder(bytes: input.bytes)
-                    summaries = try input.decoding { (_) throws(BriefcaseError) in try decoder.summarize() }
-                }
+            // Index and element heads by offset: what follows the index is not read. gzip and
+            // standard input are inflated into a temporary file first, read the same way.
+            let spooled = GzipInput.isGzipped(path) || path == "-" ? try GzipInput.spool(path, as: .bin2) : nil
+            do throws(BriefcaseError) {
+                let elements = try BriefcaseElements.open(spooled?.path ?? path, as: .bin2)
+                summaries = try elements.elements.indices.map { (i) throws(BriefcaseError) in try elements.summary(i) }
             } catch {
-                throw error.inFile(path)
+                throw spooled?.relabel(error) ?? error.inFile(path)
             }
             let items = summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }
             let elements: [Element] = summaries.map { $0.kind == .table ? .table($0.table!) : .delta($0.delta!) }

@@ -17,12 +17,12 @@ enum InputLoader {
             switch format {
             case .dabriefcase, .bin2:
                 if let loaded = try BinaryFileInput.load(path, format: format, encoding: encoding, announceEncoding: announceEncoding) { return loaded }
-                let input = try GzipInput.read(path)
+                let input = try GzipInput.read(path, as: format)
                 let document = try input.decoding { try BriefcaseDocument.decode($0, as: format.container!, warnings: &warnings) }
                 let codePage = chooseCodePage(document, explicit: encoding, path: path, announce: announceEncoding)
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: warnings)
             case .json:
-                let document = try GzipInput.read(path).decoding { try JSONDocumentDecoder().decode($0) }
+                let document = try GzipInput.read(path, as: format).decoding { try JSONDocumentDecoder().decode($0) }
                 // The document names the code page its text is to be written back in.
                 let codePage = encoding ?? CodePage.detect(in: document.file).codePage
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: [])

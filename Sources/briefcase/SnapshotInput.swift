@@ -6,7 +6,7 @@ import BriefcaseKit
 /// original one when this tool wrote the document, else one inferred from the datastore.
 enum SnapshotInput {
     static func load(_ path: String) throws -> LoadedBriefcase {
-        let imported = try GzipInput.read(path).decoding { (bytes) throws(BriefcaseError) in try SnapshotImport(parsing: bytes) }
+        let imported = try GzipInput.read(path, as: .snapshot).decoding { (bytes) throws(BriefcaseError) in try SnapshotImport(parsing: bytes) }
         for warning in imported.warnings { Console.warning("\(path): \(warning)") }
         return LoadedBriefcase(path: path, format: .snapshot, document: imported.document, codePage: imported.codePage, warnings: [])
     }

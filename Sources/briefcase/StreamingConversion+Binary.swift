@@ -25,9 +25,7 @@ enum StreamingConversion {
         let streamed = outputFormat == .json || (outputFormat == .folder && output != "-") || (outputFormat == .snapshot && !skipDamaged)
         guard streamed || skipDamaged, [.dabriefcase, .bin2, .folder].contains(format) else { return .notStreamed }
         let announce = [.json, .folder, .snapshot].contains(outputFormat) // where text is written
-        guard let (elements, given, folderNote) = try open(input, format: format, encoding: encoding, skipDamaged: skipDamaged) else {
-            return .notStreamed
-        }
+        let (elements, given, folderNote, spooled) = try open(input, format: format, encoding: encoding)
         BriefcaseElements.keepFreedMemoryForReuse() // each table reuses the memory of the one before
         func report(_ result: ElementConversionReport) {
             if announce {
@@ -38,7 +36,10 @@ enum StreamingConversion {
                 }
             }
             for warning in result.warnings { Console.warning("\(input): \(warning)") }
-            for skipped in result.skipped { Console.warning("\(skipped.error.file ?? input): \(skipped)") }
+            for var skipped in result.skipped {
+                if let spooled { skipped.error = spooled.relabel(skipped.error) }
+                Console.warning("\(skipped.error.file ?? input): \(skipped)")
+            }
             if !result.skipped.isEmpty {
                 Console.warning("\(input): --skip-damaged: \(result.skipped.count) damaged element(s) left out of '\(output)'")
             }
@@ -66,40 +67,34 @@ enum StreamingConversion {
                                                codePage: result.codePage, warnings: []))
             }
         } catch let error as BriefcaseError {
+            if let spooled, error.file == spooled.path { throw spooled.relabel(error) }
             throw error.file == nil ? error.inFile(output) : error
         }
         return .done
     }
 
     /// The input opened for reading element by element, the code page to write with when it is
-    /// decided already (given, or a folder's), and the note a folder's code page gets. Nil for
-    /// inputs that cannot be read in place (standard input, gzip) unless `skipDamaged` asks for
-    /// it: those are then decompressed into an unlinked temporary file.
-    private static func open(_ path: String, format: FileFormat, encoding: CodePage?, skipDamaged: Bool) throws
-        -> (BriefcaseElements, CodePage?, String?)? {
+    /// decided already (given, or a folder's), and the note a folder's code page gets. Standard
+    /// input and gzip inputs cannot be read in place: they are spooled (inflated) into an unlinked
+    /// temporary file first (`GzipInput.spool`), whose errors are told about the input.
+    private static func open(_ path: String, format: FileFormat, encoding: CodePage?) throws
+        -> (BriefcaseElements, CodePage?, String?, SpooledInput?) {
         do {
             if format == .folder {
                 let briefcase = try Briefcase.openFolder(path, codePage: encoding)
                 let note = encoding == nil && briefcase.codePage != .utf8
                     ? "\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)" : nil
-                return (BriefcaseElements(briefcase), briefcase.codePage, note)
+                return (BriefcaseElements(briefcase), briefcase.codePage, note, nil)
             }
             let container = format.container!
             guard path == "-" || GzipInput.isGzipped(path) else {
-                return (try BriefcaseElements.open(path, as: container), encoding, nil)
+                return (try BriefcaseElements.open(path, as: container), encoding, nil, nil)
             }
-            guard skipDamaged else { return nil }
-            let input = try GzipInput.read(path)
-            let temporary = NSTemporaryDirectory() + "/briefcase-input-" + UUID().uuidString
-            try FileIO.writeAtomically(input.bytes, to: temporary)
-            defer { unlink(temporary) } // the open file stays readable
+            let spooled = try GzipInput.spool(path, as: format)
             do throws(BriefcaseError) {
-                return (try BriefcaseElements.open(temporary, as: container), encoding, nil)
+                return (try BriefcaseElements.open(spooled.path, as: container), encoding, nil, spooled)
             } catch {
-                var located = error
-                located.file = path == "-" ? "(standard input)" : path
-                if input.gzipped, located.offset != nil { located.message += " (offset in the decompressed data)" }
-                throw located
+                throw spooled.relabel(error)
             }
         } catch let error as BriefcaseError {
             throw error.file == nil ? error.inFile(path) : error

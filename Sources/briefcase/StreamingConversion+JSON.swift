@@ -2,24 +2,27 @@ import BriefcaseJSON
 import BriefcaseKit
 
 extension StreamingConversion {
-    /// json → dabriefcase / bin2 element by element (`JSONStreamConversion`): a regular input file
-    /// is mapped and its pages dropped as elements are consumed; the output is written as the
-    /// elements come, atomically. Standard input and gzip inputs are read into memory, and
-    /// standard output and gzip outputs are built in memory (they cannot seek back to patch the
-    /// index position), then written as before.
+    /// json → dabriefcase / bin2 element by element (`JSONStreamConversion`): the input file is
+    /// mapped and its pages dropped as elements are consumed; standard input and gzip inputs are
+    /// spooled into an unlinked temporary file first (`GzipInput.spool`: bounded memory, stopped
+    /// at the first byte that cannot be JSON) and mapped the same way. The output is written as
+    /// the elements come, atomically; standard output and gzip outputs are built in memory (they
+    /// cannot seek back to patch the index position), then written as before.
     static func convertJSON(input: String, output: String, container: ContainerFormat, progress: ProgressBar?) throws {
-        let mapped: MappedFile?
+        let spooled: SpooledInput?
+        let mapped: MappedFile
         do {
-            mapped = GzipInput.isGzipped(input) ? nil : try MappedFile(path: input)
+            spooled = input == "-" || GzipInput.isGzipped(input) ? try GzipInput.spool(input, as: .json) : nil
+            mapped = try MappedFile(path: spooled?.path ?? input)!
         } catch {
-            throw error.inFile(input)
+            throw error.file == nil ? error.inFile(input) : error
         }
-        if let mapped {
-            let total = mapped.count
-            let consumed: (Int) -> Void = { offset in
-                mapped.release(upTo: offset)
-                progress?.update("converting", done: offset, total: total)
-            }
+        let total = mapped.count
+        let consumed: (Int) -> Void = { offset in
+            mapped.release(upTo: offset)
+            progress?.update("converting", done: offset, total: total)
+        }
+        do {
             if output == "-" || GzipOutput.wanted(output) {
                 var memory = MemoryStreamOutput()
                 try run(input: input, output: output) {
@@ -39,21 +42,12 @@ extension StreamingConversion {
                     throw error
                 }
             }
-            withExtendedLifetime(mapped) {}
-            return
+        } catch let error as BriefcaseError {
+            // Errors of the spooled copy are told about the input, their offsets in decompressed data.
+            guard let spooled, error.file == input else { throw error }
+            throw spooled.relabel(error)
         }
-        // Standard input or gzip: the whole (decompressed) document in memory, as before.
-        let loaded: GzipInput.Bytes
-        do { loaded = try GzipInput.read(input) } catch { throw error.file == nil ? error.inFile(input) : error }
-        var memory = MemoryStreamOutput()
-        try run(input: input, output: output) {
-            try loaded.decoding { bytes in
-                try bytes.withUnsafeBytes { raw in
-                    try JSONStreamConversion.convert(raw, to: &memory, as: container)
-                }
-            }
-        }
-        do { try GzipOutput.writeAtomically(memory.bytes, to: output) } catch { throw error.inFile(output) }
+        withExtendedLifetime(mapped) {}
     }
 
     /// Errors of reading name the input; errors of writing (the model refused by the binary

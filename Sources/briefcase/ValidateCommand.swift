@@ -117,7 +117,7 @@ struct ValidateCommand: ParsableCommand {
         }
         let bytes: [UInt8]
         do throws(BriefcaseError) {
-            bytes = try GzipInput.read(path).bytes
+            bytes = try GzipInput.read(path, as: format).bytes
         } catch {
             if error.kind == .io { throw error }
             // A damaged gzip wrapper: the input is invalid.

@@ -82,15 +82,14 @@ public enum Gzip {
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw FileIO.ioError("cannot read", path) }
             if (info.st_mode & S_IFMT) == S_IFDIR { throw BriefcaseError(.invalidData, "is a directory", file: path) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                // A pipe: its size is known only at its end, and so is the default limit.
-                return try decompress(FileIO.read(path), limit: limit)
-            }
-            let size = Int(info.st_size)
-            let decompressor = try GzipDecompressor(limit: limit ?? defaultLimit(compressedCount: size))
+            // A pipe's size is known only at its end: its default limit is that of the bytes read
+            // so far, so a bomb is refused as it inflates, not after it has been read whole.
+            let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+            let decompressor = try GzipDecompressor(limit: limit ?? defaultLimit(compressedCount: size ?? 0))
             var output: [UInt8] = []
-            output.reserveCapacity(min(decompressor.limit, size.multipliedReportingOverflow(by: 4).partialValue))
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            output.reserveCapacity(min(decompressor.limit, (size ?? 0).multipliedReportingOverflow(by: 4).partialValue))
+            var chunk = [UInt8](repeating: 0, count: size == nil ? 64 << 10 : 1 << 20)
+            var compressedRead = 0
             while true {
                 let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
@@ -98,6 +97,8 @@ public enum Gzip {
                     throw FileIO.ioError("cannot read", path)
                 }
                 if n == 0 { break }
+                compressedRead += n
+                if size == nil && limit == nil { decompressor.limit = defaultLimit(compressedCount: compressedRead) }
                 try withBytes(chunk, 0..<n) { (raw) throws(BriefcaseError) in
                     try decompressor.decompress(raw) { output.append(contentsOf: $0) }
                 }

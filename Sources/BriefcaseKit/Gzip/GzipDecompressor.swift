@@ -18,7 +18,7 @@ import CZlib
 ///   are not gzip, or a broken limit. After an error every call throws it again.
 public final class GzipDecompressor {
     /// The most decompressed bytes this decompressor produces before it refuses to go on.
-    public let limit: Int
+    public var limit: Int
     /// Compressed bytes consumed so far.
     public private(set) var totalIn = 0
     /// Decompressed bytes produced so far.
