@@ -25,11 +25,15 @@ struct CLITests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    /// Runs the executable (or `program`, such as /bin/sh) with `arguments`.
-    static func run(_ arguments: [String], stdin: [UInt8]? = nil, program: URL = executable) throws -> Result {
+    /// Runs the executable (or `program`, such as /bin/sh) with `arguments`; `environment` is
+    /// added to the test's own, `directory` is the working directory.
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil, program: URL = executable,
+                    environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -84,17 +88,18 @@ struct CLITests {
         #expect(Data(back.stdout) == FileManager.default.contents(atPath: Self.sample))
     }
 
-    @Test(.enabled(if: samplesPresent, "../shared/briefcase-samples is absent"))
-    func refusesToOverwriteWithoutForce() throws {
+    /// An existing OUTPUT without --force: one line, no usage dump, exit 2 (Spec/robustness.md §8.11).
+    @Test func refusesToOverwriteWithoutForce() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("x.json")
+        let input = Self.fixtures.appendingPathComponent("nulls.daBriefcase").path
         try Data("keep".utf8).write(to: out)
-        let result = try Self.run(["convert", Self.sample, out.path])
+        let result = try Self.run(["convert", input, out.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--force"))
+        #expect(result.stderr == "briefcase: '\(out.path)' exists; use --force to replace it\n")
         #expect(FileManager.default.contents(atPath: out.path) == Data("keep".utf8))
-        #expect(try Self.run(["convert", Self.sample, out.path, "--force"]).status == 0)
+        #expect(try Self.run(["convert", input, out.path, "--force"]).status == 0)
         #expect(FileManager.default.contents(atPath: out.path) != Data("keep".utf8))
     }
 

@@ -21,17 +21,6 @@ struct UsageAndOutputTests {
         }
     }
 
-    @Test func existingOutputIsOneLineWithoutUsage() throws {
-        let dir = try CLITests.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let output = dir.appendingPathComponent("out.json")
-        try Data("keep".utf8).write(to: output)
-        let result = try CLITests.run(["convert", Self.fixture, output.path])
-        #expect(result.status == 2)
-        #expect(result.stderr == "briefcase: '\(output.path)' exists; use --force to replace it\n")
-        #expect(FileManager.default.contents(atPath: output.path) == Data("keep".utf8))
-    }
-
     /// `info X > /dev/full` and `info X >&-` used to exit 0 with nothing written.
     @Test func failedWritesToStandardOutputExitTwo() throws {
         let commands = ["\"$BRIEFCASE\" info '\(Self.fixture)'", "\"$BRIEFCASE\" info '\(Self.fixture)' --json",
