@@ -18,7 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "BriefcaseKit", dependencies: ["CZlib"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BriefcaseKit", dependencies: ["CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),

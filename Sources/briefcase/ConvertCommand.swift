@@ -69,11 +69,12 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
+        let outputFormat = try FileFormat.ofOutput(output, explicit: to)
+        try FolderOutput.checkDestination(output, format: outputFormat, input: input) // never lose a directory
         if output != "-" && !force && FileIO.exists(output) {
             throw UsageError("'\(output)' exists; use --force to replace it")
         }
         let inputFormat = try FileFormat.ofInput(input, explicit: from)
-        let outputFormat = try FileFormat.ofOutput(output, explicit: to)
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
         defer { progress?.finish() }

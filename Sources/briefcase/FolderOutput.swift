@@ -1,11 +1,12 @@
 import BriefcaseKit
-import CSystemShims
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a folder briefcase as a whole: into a temporary folder next to the destination, which
-/// then takes the destination's place, so a failed conversion leaves nothing behind. An existing
-/// folder is swapped with the new one in one step (renameat2 RENAME_EXCHANGE), so at every moment
-/// the destination holds the old briefcase or the new one.
+/// then takes the destination's place (`FolderReplacement`), so a failed conversion leaves
+/// nothing behind and the destination always holds the old briefcase or the new one.
 enum FolderOutput {
     static func write(_ document: BriefcaseDocument, to path: String, codePage: CodePage) throws {
         try write(to: path) { temporary in
@@ -15,31 +16,71 @@ enum FolderOutput {
 
     /// Runs `build` to write the folder briefcase at a temporary path, then moves it into place.
     static func write(to path: String, build: (_ temporary: String) throws -> Void) throws {
-        let fm = FileManager.default
-        var trimmed = path
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let url = URL(fileURLWithPath: trimmed)
-        let parent = url.deletingLastPathComponent().path
-        let temporary = parent + "/." + url.lastPathComponent + ".tmp-" + UUID().uuidString
+        let destination = trimmingSlashes(path)
+        let temporary = FolderReplacement.sibling(of: destination, tag: "tmp")
+        let registration = TemporaryPaths.register(temporary) // removed if the process is interrupted
         do {
             try build(temporary)
-            if fm.fileExists(atPath: trimmed) {
-                if briefcase_exchange_paths(temporary, trimmed) == 0 {
-                    try? fm.removeItem(atPath: temporary) // now holds the old briefcase
-                    return
-                }
-                // No atomic exchange here: move the old one aside, then the new one in.
-                let old = parent + "/." + url.lastPathComponent + ".old-" + UUID().uuidString
-                try fm.moveItem(atPath: trimmed, toPath: old)
-                try fm.moveItem(atPath: temporary, toPath: trimmed)
-                try? fm.removeItem(atPath: old)
-            } else {
-                try fm.moveItem(atPath: temporary, toPath: trimmed)
+            try TemporaryPaths.withLock { () throws(BriefcaseError) in
+                try FolderReplacement.replace(destination, with: temporary)
+                TemporaryPaths.unregister(registration)
             }
         } catch {
-            try? fm.removeItem(atPath: temporary)
+            FolderReplacement.removeTree(temporary)
+            TemporaryPaths.unregister(registration)
             if let error = error as? BriefcaseError { throw error }
             throw BriefcaseError(.io, "cannot write the folder: \(error.localizedDescription)", file: path)
         }
+    }
+
+    /// Refuses (exit 2, before anything is read) an OUTPUT whose replacement could lose a
+    /// directory: the current directory or one of its ancestors, a directory holding the input,
+    /// a directory that is not a folder briefcase (naming its first foreign entry), or any
+    /// existing directory when the output is a single file. With or without --force.
+    static func checkDestination(_ output: String, format: FileFormat, input: String) throws {
+        guard output != "-" else { return }
+        var info = stat()
+        guard lstat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
+        guard format == .folder else {
+            throw UsageError("'\(output)' is a directory; a \(format.rawValue) output cannot replace it")
+        }
+        let target = canonical(output)
+        let here = canonical(".")
+        if target == here { throw UsageError("'\(output)' is the current directory; it cannot be replaced") }
+        if here.hasPrefix(target == "/" ? "/" : target + "/") {
+            throw UsageError("'\(output)' holds the current directory; it cannot be replaced")
+        }
+        if input != "-", FileIO.exists(input) {
+            let source = canonical(input)
+            if source == target || source.hasPrefix(target + "/") {
+                throw UsageError("'\(output)' holds the input '\(input)'; it cannot be replaced by the conversion")
+            }
+        }
+        if let foreign = try FolderReplacement.foreignEntry(in: output) {
+            throw UsageError("'\(output)' is not a folder briefcase (it holds '\(foreign)'); it is not replaced")
+        }
+    }
+
+    /// The absolute path with every directory resolved (`realpath`), the last component kept as
+    /// named unless it is `.` or `..`: what a rename of `path` would replace.
+    private static func canonical(_ path: String) -> String {
+        let trimmed = trimmingSlashes(path)
+        let last = trimmed.split(separator: "/").last.map(String.init) ?? "/"
+        if last == "." || last == ".." || last == "/" { return resolved(trimmed) ?? trimmed }
+        let parent = trimmed.contains("/") ? String(trimmed[..<trimmed.lastIndex(of: "/")!]) : "."
+        let directory = resolved(parent.isEmpty ? "/" : parent) ?? parent
+        return (directory == "/" ? "" : directory) + "/" + last
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    private static func trimmingSlashes(_ path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed
     }
 }

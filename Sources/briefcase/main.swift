@@ -7,6 +7,7 @@ import Glibc
 // Exit status (../shared/cli-contract.md): 0 success, 1 invalid input or refused conversion,
 // 2 usage, missing file or I/O error. Argument-parser's own codes (64 for usage) are mapped here.
 StandardOutput.protectStandardDescriptors()
+InterruptCleanup.install()
 do {
     try UsageCheck.checkHelpTopics(CommandLine.arguments.dropFirst())
     var command = try BriefcaseCommand.parseAsRoot()

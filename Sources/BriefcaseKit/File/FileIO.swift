@@ -79,6 +79,8 @@ public struct AtomicOutput {
     private let temporaryPath: String?
     private var fd: Int32
     private var finished = false
+    /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
+    private var registration: Int?
 
     public init(path: String) throws(BriefcaseError) {
         self.path = path
@@ -97,10 +99,22 @@ public struct AtomicOutput {
             base = path
         }
         var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw FileIO.ioError("cannot create a temporary file next to the output", path) }
+        let (descriptor, token, failure): (Int32, Int?, Int32) = TemporaryPaths.withLock {
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else { return (descriptor, nil, errno) }
+            return (descriptor, TemporaryPaths.register(Self.string(template)), 0)
+        }
+        guard descriptor >= 0 else {
+            errno = failure
+            throw FileIO.ioError("cannot create a temporary file next to the output", path)
+        }
         fd = descriptor
-        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        registration = token
+        temporaryPath = Self.string(template)
+    }
+
+    private static func string(_ cString: [CChar]) -> String {
+        String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public mutating func write(_ bytes: some Collection<UInt8>) throws(BriefcaseError) {
@@ -156,9 +170,17 @@ public struct AtomicOutput {
         _ = fchmod(fd, 0o644)
         close(fd)
         finished = true
-        guard rename(temporaryPath, path) == 0 else {
+        let registration = registration
+        let failure: Int32 = TemporaryPaths.withLock {
+            guard rename(temporaryPath, path) == 0 else { return errno }
+            if let registration { TemporaryPaths.unregister(registration) }
+            return 0
+        }
+        guard failure == 0 else {
+            errno = failure
             let error = FileIO.ioError("cannot move the finished output into place", path)
             unlink(temporaryPath)
+            if let registration { TemporaryPaths.unregister(registration) }
             throw error
         }
     }
@@ -168,6 +190,7 @@ public struct AtomicOutput {
         guard !finished, let temporaryPath else { return }
         close(fd)
         unlink(temporaryPath)
+        if let registration { TemporaryPaths.unregister(registration) }
         finished = true
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The temporary files and folders a write has made and not yet moved into place, so that a
+/// process ending on a signal can remove them (`removeAllAndHold`). A path is registered in the
+/// same locked step that creates it, and leaves the registry in the same locked step that
+/// renames it into place, so the cleanup never sees a half-made name nor removes a finished
+/// output.
+public enum TemporaryPaths {
+    private static let lock = NSRecursiveLock()
+    nonisolated(unsafe) private static var paths: [Int: String] = [:]
+    nonisolated(unsafe) private static var nextToken = 0
+
+    /// Runs `body` with the registry locked: creating and registering a path, or renaming one
+    /// into place and unregistering it, happen inside one such call.
+    public static func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Registers a path to remove if the process is interrupted; the token unregisters it.
+    public static func register(_ path: String) -> Int {
+        withLock {
+            nextToken += 1
+            paths[nextToken] = path
+            return nextToken
+        }
+    }
+
+    public static func unregister(_ token: Int) {
+        withLock { _ = paths.removeValue(forKey: token) }
+    }
+
+    /// Removes every registered path (files, then folders with everything in them) and keeps
+    /// the registry locked for good, so that no write can make or commit anything more: the
+    /// caller ends the process next.
+    public static func removeAllAndHold() {
+        lock.lock()
+        var folders: [String] = []
+        for path in paths.values {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { unlink(path) }
+        }
+        for folder in folders {
+            // A file being written inside the folder may appear while it is emptied: try again.
+            for _ in 0..<3 where FileIO.exists(folder) { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import BriefcaseKit
+
+/// `FolderReplacement` without an atomic exchange (Spec/folder-briefcase.md §6): the old folder
+/// goes aside, the new one in, and when the new one cannot be moved in the old one is put back.
+struct FolderReplacementTests {
+    static func makeFolder(_ url: URL, file: String, text: String) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url.appendingPathComponent(file))
+    }
+
+    static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replacement-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func withoutAnExchangeTheOldFolderIsPutBackWhenTheNewOneCannotMoveIn() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let destination = dir.appendingPathComponent("a.briefcase"), finished = dir.appendingPathComponent(".a.briefcase.tmp-1")
+        try Self.makeFolder(destination, file: "Old.daBriefcase", text: "old")
+        try Self.makeFolder(finished, file: "New.daBriefcase", text: "new")
+        // No exchange; the second rename (the new folder into place) fails.
+        let finishedPath = finished.path
+        let renames = FolderReplacement.Renames(exchange: { _, _ in false },
+                                                move: { from, to in from == finishedPath ? false : rename(from, to) == 0 })
+        #expect(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+        #expect(try String(contentsOf: destination.appendingPathComponent("Old.daBriefcase"), encoding: .utf8) == "old")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(names == [".a.briefcase.tmp-1", "a.briefcase"], "\(names)") // nothing left aside
+    }
+
+    @Test func withoutAnExchangeTheNewFolderTakesThePlaceAndTheOldOneIsRemoved() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let destination = dir.appendingPathComponent("a.briefcase"), finished = dir.appendingPathComponent(".a.briefcase.tmp-1")
+        try Self.makeFolder(destination, file: "Old.daBriefcase", text: "old")
+        try Self.makeFolder(finished, file: "New.daBriefcase", text: "new")
+        let renames = FolderReplacement.Renames(exchange: { _, _ in false }, move: { rename($0, $1) == 0 })
+        try FolderReplacement.replace(destination.path, with: finished.path, renames: renames)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["New.daBriefcase"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.briefcase"])
+    }
+
+    @Test func foreignEntriesAreNamedInNameOrder() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try FolderReplacement.foreignEntry(in: dir.path) == nil)
+        for name in ["Properties.plist", "T.daBriefcase", "u.DABRIEFCASE", ".T.daBriefcase.tmp-x1Y2z3", ".DS_Store"] {
+            try Data().write(to: dir.appendingPathComponent(name))
+        }
+        #expect(try FolderReplacement.foreignEntry(in: dir.path) == nil)
+        try Data().write(to: dir.appendingPathComponent("z.txt"))
+        try Data().write(to: dir.appendingPathComponent(".hidden"))
+        #expect(try FolderReplacement.foreignEntry(in: dir.path) == ".hidden")
+    }
+}
