@@ -87,7 +87,7 @@ build_module() {
   rm -f "$BUILD/obj/$name.stamp"
   "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -wmo -num-threads 0 \
     -emit-module -emit-module-path "$BUILD/modules/$name.swiftmodule" \
-    -I "$BUILD/modules" -I Sources/CZlib \
+    -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include \
     -c "${sources[@]}" -o "$BUILD/obj/$name.o.tmp"
   mv "$BUILD/obj/$name.o.tmp" "$BUILD/obj/$name.o"
   echo "$stamp" > "$BUILD/obj/$name.stamp"
@@ -100,7 +100,12 @@ build_target() {
   # One build at a time (several targets may be started together); released when done.
   exec 9> "$BUILD/build.lock"
   command -v flock > /dev/null && flock 9
-  local built=() objects=() dep
+  local built=() objects=("$BUILD/obj/CSystemShims.o") dep
+  # The small C target the library calls (renameat2), compiled with the same sanitizers.
+  if [ ! -f "$BUILD/obj/CSystemShims.o" ] || [ Sources/CSystemShims/shims.c -nt "$BUILD/obj/CSystemShims.o" ]; then
+    "${CLANG:-clang}" -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CSystemShims/include \
+      -c Sources/CSystemShims/shims.c -o "$BUILD/obj/CSystemShims.o"
+  fi
   for dep in $deps; do
     build_module "$dep" "${built[@]}"
     built+=("$dep")
@@ -113,7 +118,7 @@ build_target() {
   if [ ! -x "$binary" ] || [ "$newest" -nt "$binary" ]; then
     echo "fuzz: linking $target" >&2
     # (gold warns once per ASan assembly stub that it "cannot export local symbol": noise.)
-    if ! "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$BUILD/modules" -I Sources/CZlib \
+    if ! "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include \
          "${harness[@]}" "${objects[@]}" -lz -lm -o "$binary.tmp" > "$BUILD/bin/$target.log" 2>&1; then
       cat "$BUILD/bin/$target.log" >&2
       return 1
