@@ -20,7 +20,7 @@ enum BinaryPlist {
             BriefcaseError(.invalidData, "not a valid binary property list: \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
         }
         /// A big-endian unsigned integer of `size` (1…8) bytes at `at`, or nil past the end.
-        func integer(at at: Int, size: Int) -> Int? {
+        func integer(at: Int, size: Int) -> Int? {
             guard (1 ... 8).contains(size), at >= 0, at <= bytes.count - size else { return nil }
             var value: UInt64 = 0
             for i in 0 ..< size { value = value << 8 | UInt64(bytes[at + i]) }
@@ -59,7 +59,7 @@ enum BinaryPlist {
             return (count, marker + 2 + (1 << Int(bytes[marker + 1] & 0x0F)))
         }
         /// The references that start at `at`.
-        func references(at at: Int, _ n: Int) throws(BriefcaseError) -> [Int] {
+        func references(at: Int, _ n: Int) throws(BriefcaseError) -> [Int] {
             guard n <= (table - at) / referenceSize else { throw invalid("references past the objects", at: at) }
             var result: [Int] = []
             result.reserveCapacity(n)
