@@ -4,10 +4,22 @@ import BriefcaseKit
 /// index, then each element by offset (pread). Never one buffer of the file's size, so bytes
 /// after the index — junk, a sparse tail of gigabytes — are not read (Spec/robustness.md §8.4).
 enum BinaryFileInput {
-    /// The document, or nil for what cannot be read by offset (standard input, gzip, other
-    /// formats), which `InputLoader` reads whole.
+    /// The document, or nil for the formats that are not binary. Standard input and gzip are
+    /// spooled (inflated) into a temporary file first, which is then read the same way.
     static func load(_ path: String, format: FileFormat, encoding: CodePage?, announceEncoding: Bool) throws -> LoadedBriefcase? {
-        guard let container = format.container, path != "-", !GzipInput.isGzipped(path) else { return nil }
+        guard let container = format.container else { return nil }
+        let spooled = path == "-" || GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: format) : nil
+        do {
+            return try withExtendedLifetime(spooled) {
+                try load(spooled?.path ?? path, as: container, format: format, named: path, encoding: encoding, announceEncoding: announceEncoding)
+            }
+        } catch let error as BriefcaseError {
+            throw spooled?.relabel(error) ?? error
+        }
+    }
+
+    private static func load(_ path: String, as container: ContainerFormat, format: FileFormat, named name: String,
+                             encoding: CodePage?, announceEncoding: Bool) throws -> LoadedBriefcase {
         let elements = try BriefcaseElements.open(path, as: container)
         var stream = Bin2Stream()
         var warnings: [DecodingWarning] = []
@@ -18,7 +30,7 @@ enum BinaryFileInput {
         warnings += elements.containerWarnings
         let file = BriefcaseFile(properties: elements.properties, stream: stream, headerPadding: elements.headerPadding)
         let document = BriefcaseDocument(container: container, file: file)
-        let codePage = InputLoader.chooseCodePage(document, explicit: encoding, path: path, announce: announceEncoding)
-        return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: warnings)
+        let codePage = InputLoader.chooseCodePage(document, explicit: encoding, path: name, announce: announceEncoding)
+        return LoadedBriefcase(path: name, format: format, document: document, codePage: codePage, warnings: warnings)
     }
 }

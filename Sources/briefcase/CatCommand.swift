@@ -20,11 +20,15 @@ struct CatCommand: ParsableCommand {
         Examples:
           briefcase cat Orders.daBriefcase --table Customers
           briefcase cat Orders.daBriefcase --table customers --format csv --original
+          gunzip -c Orders.daBriefcase.gz | briefcase cat - --from dabriefcase --table Customers
         """
     )
 
-    @Argument(help: "The briefcase (.daBriefcase, .bin2 or .json).")
+    @Argument(help: "The briefcase (.daBriefcase, .bin2, .json, a .briefcase folder, or - for standard input with --from).")
     var path: String
+
+    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
+    var from: FileFormat?
 
     @Option(help: "The table to print (case-insensitive).")
     var table: String
@@ -37,9 +41,14 @@ struct CatCommand: ParsableCommand {
 
     @OptionGroup var encodingOption: EncodingOption
 
+    func validate() throws {
+        if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+    }
+
     func run() throws {
-        let inputFormat = try FileFormat.ofInput(path, explicit: nil)
+        let inputFormat = try FileFormat.ofInput(path, explicit: from)
         let loaded = try InputLoader.load(path, format: inputFormat, encoding: encodingOption.codePage, announceEncoding: true)
+        for warning in loaded.warnings { Console.warning("\(path): \(warning)") }
         let stream = loaded.document.file.stream
         let wanted = table.lowercased()
         let matches: (ByteString) -> Bool = { loaded.codePage.decodeForDisplay($0).lowercased() == wanted }

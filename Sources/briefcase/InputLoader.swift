@@ -13,14 +13,10 @@ struct LoadedBriefcase {
 enum InputLoader {
     static func load(_ path: String, format: FileFormat, encoding: CodePage?, announceEncoding: Bool) throws -> LoadedBriefcase {
         do {
-            var warnings: [DecodingWarning] = []
             switch format {
             case .dabriefcase, .bin2:
-                if let loaded = try BinaryFileInput.load(path, format: format, encoding: encoding, announceEncoding: announceEncoding) { return loaded }
-                let input = try GzipInput.read(path, as: format)
-                let document = try input.decoding { try BriefcaseDocument.decode($0, as: format.container!, warnings: &warnings) }
-                let codePage = chooseCodePage(document, explicit: encoding, path: path, announce: announceEncoding)
-                return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: warnings)
+                // Read by offset (standard input and gzip from their spooled copy), never whole.
+                return try BinaryFileInput.load(path, format: format, encoding: encoding, announceEncoding: announceEncoding)!
             case .json:
                 let document = try GzipInput.read(path, as: format).decoding { try JSONDocumentDecoder().decode($0) }
                 // The document names the code page its text is to be written back in.

@@ -108,21 +108,30 @@ struct ValidateCommand: ParsableCommand {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
             return try Validator.validateFolder(at: path, options: options)
         }
-        if path != "-" && !GzipInput.isGzipped(path) {
-            // A binary briefcase on disk is read by offset: never the whole file.
-            if format == nil { format = sniff(try FileIO.readPrefix(path, count: 8)) }
-            if let container = format?.container {
-                return try Validator.validateFile(at: path, container: container, options: options)
+        // Standard input and gzip are spooled (inflated) into a temporary file first, then read
+        // like a file on disk; a binary briefcase is read by offset, never whole.
+        var spooled: SpooledInput?
+        if path == "-" || GzipInput.isGzipped(path) {
+            do throws(BriefcaseError) {
+                spooled = try GzipInput.spool(path, as: format)
+            } catch {
+                if error.kind == .io { throw error }
+                // A damaged gzip wrapper: the input is invalid.
+                return ValidationReport.failure(path: path, format: format?.rawValue ?? "", check: .input, error: error)
             }
         }
-        let bytes: [UInt8]
-        do throws(BriefcaseError) {
-            bytes = try GzipInput.read(path, as: format).bytes
-        } catch {
-            if error.kind == .io { throw error }
-            // A damaged gzip wrapper: the input is invalid.
-            return ValidationReport.failure(path: path, format: format?.rawValue ?? "", check: .input, error: error)
+        let readable = spooled?.path ?? path
+        if format == nil { format = sniff(try FileIO.readPrefix(readable, count: 8)) }
+        if let container = format?.container {
+            do throws(BriefcaseError) {
+                var report = try Validator.validateFile(at: readable, container: container, options: options)
+                report.path = path
+                return report
+            } catch {
+                throw spooled?.relabel(error) ?? error
+            }
         }
+        let bytes = try spooled?.readAll() ?? FileIO.read(path)
         if format == nil { format = sniff(bytes) }
         switch format {
         case .dabriefcase?, .bin2?:

@@ -110,4 +110,20 @@ struct StreamedInputTests {
             ("{ printf 'DABIN200'; head -c 300000000 /dev/zero; } | BRIEFCASE convert --from bin2 - out.json", ["-"]),
         ], in: directory)
     }
+
+    @Test func aLongValidBriefcaseOnStandardInputIsReadByOffset() throws {
+        let directory = try CLITests.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A valid briefcase followed by 300 MB of zeros: spooled to disk, then read by offset like a
+        // file (the tail is a warning, §8.4), never read whole into memory.
+        let fixture = CLITests.fixtures.appendingPathComponent("all-types.daBriefcase").path
+        let padded = "{ cat '\(fixture)'; head -c 300000000 /dev/zero; } | "
+        for command in ["BRIEFCASE validate - --from dabriefcase", "BRIEFCASE cat - --from dabriefcase --table AllTypes",
+                        "BRIEFCASE convert --from dabriefcase - out.daBriefcase --force"] {
+            let (result, peak) = try Self.measured(padded + command, in: directory)
+            #expect(result.status == 0, "\(command): exit \(result.status): \(result.stderr)")
+            #expect(result.stderr.contains("300000000 bytes after the element index"), "\(command): \(result.stderr)")
+            if let peak { #expect(peak < Self.peakLimitKB, "\(command): peak \(peak) KB") }
+        }
+    }
 }
