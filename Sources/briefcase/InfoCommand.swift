@@ -13,19 +13,27 @@ struct InfoCommand: ParsableCommand {
         Examples:
           briefcase info Orders.daBriefcase
           briefcase info Orders.daBriefcase --json
+          gunzip -c Orders.daBriefcase.gz | briefcase info - --from dabriefcase
         """
     )
 
-    @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json or .snapshot.json).")
+    @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json or .snapshot.json; - for standard input with --from).")
     var path: String
+
+    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
+    var from: FileFormat?
 
     @Flag(help: "Print one JSON object: format, encoding, properties, tables.")
     var json = false
 
     @OptionGroup var encodingOption: EncodingOption
 
+    func validate() throws {
+        if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+    }
+
     func run() throws {
-        let format = try FileFormat.ofInput(path, explicit: nil)
+        let format = try FileFormat.ofInput(path, explicit: from)
         let summary = try BriefcaseSummary.load(path, format: format, encoding: encodingOption.codePage)
         if json {
             var writer = JSONWriter(sink: StandardOutputSink())
@@ -58,7 +66,7 @@ struct BriefcaseSummary {
         case .dabriefcase, .folder:
             // The lazy path: header, index and element heads; no rows are read. gzip has no random
             // access: it is inflated into a temporary file first (GzipInput.spool), read the same way.
-            let spooled = format == .dabriefcase && GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: format) : nil
+            let spooled = format == .dabriefcase && (path == "-" || GzipInput.isGzipped(path)) ? try GzipInput.spool(path, as: format) : nil
             let briefcase: Briefcase
             let summaries: [Briefcase.TableSummary]
             do {
