@@ -58,9 +58,20 @@ extension SnapshotStreamer {
             if let bytes = elementBytes[position] {
                 out.writeRaw(bytes)
                 elementBytes[position] = nil
-            } else if var object = deltaHeads[position] {
-                if let entries = changeEntries[position] { object["changes"] = .array(entries.map { .object($0) }) }
-                out.writeValue(.object(object))
+            } else if let object = deltaHeads[position] {
+                if let entries = changeEntries[position] {
+                    // The head's members (`deltaHead` has no `changes`), then `"changes":[…]`
+                    // written from the serialized entries.
+                    var text = JSONValue.object(object).serialized()
+                    text.removeLast()  // its "}"
+                    out.writeRaw(text)
+                    out.writeRaw(object.members.isEmpty ? "\"changes\":" as StaticString : ",\"changes\":")
+                    entries.write(to: &out)
+                    out.writeByte(UInt8(ascii: "}"))
+                    changeEntries[position] = nil
+                } else {
+                    out.writeValue(.object(object))
+                }
             }
             try flushChunk()
         }

@@ -66,7 +66,12 @@ extension SnapshotStreamer {
         state.slotIDs.reserveCapacity(table.rows.count)
         // Without a record-id column, a key or a delta, the ids are r0, r1, … (all free, and
         // no later change needs to know them taken).
-        let plainIDs = state.recordIDColumn == nil && state.keyColumns.isEmpty && deltasOfTable[element] == nil
+        let hasDeltas = deltasOfTable[element] != nil
+        let plainIDs = state.recordIDColumn == nil && state.keyColumns.isEmpty && !hasDeltas
+        if hasDeltas {
+            state.slotSizes.reserveCapacity(table.rows.count)
+            state.slotPositions.reserveCapacity(table.rows.count)
+        }
         for (index, row) in table.rows.enumerated() {
             let id = plainIDs ? "r" + String(index) : recordID(for: row, in: state, fallback: "r" + String(index))
             state.slotIDs.append(id)
@@ -101,6 +106,10 @@ extension SnapshotStreamer {
             }
             buffer.append("}}")
             limits.addRecord(size: size, tableID: state.tid, recordID: id, display: state.display, violations: &violations)
+            if hasDeltas {
+                state.slotSizes.append(size)
+                state.slotPositions.append(rowCount)
+            }
             rowCount += 1
             if buffer.count >= Self.chunkSize { try emitRows(&buffer) }
         }

@@ -66,7 +66,9 @@ final class SnapshotStreamer {
     /// elements are serialized at the end, once their changes know their revision).
     var elementBytes: [Int: [UInt8]] = [:]
     var deltaHeads: [Int: JSONObject] = [:]
-    var changeEntries: [Int: [JSONObject]] = [:]
+    var changeEntries: [Int: ChangeEntries] = [:]
+    /// Writes the change objects of the `briefcase` member.
+    var compact: CompactDocumentParts
     /// Warnings and pending changes of each delta element, put in stream order at the end.
     var deltaWarnings: [Int: [String]] = [:]
     var pendingByElement: [Int: [StreamPending]] = [:]
@@ -83,6 +85,7 @@ final class SnapshotStreamer {
         self.codePage = codePage
         parts = JSONDocumentParts(codePage: codePage)
         mapping = ValueMapping(codePage: codePage)
+        compact = CompactDocumentParts(codePage: codePage)
         hints = SnapshotHints(properties: properties, codePage: codePage)
         for (position, head) in heads.enumerated() {
             guard case .table(let table) = head else { continue }
@@ -127,15 +130,11 @@ final class SnapshotStreamer {
             if !table.rows.isEmpty { writeHeader(rowsEmpty: false) }
             state.table = table
             try writeTable(state, element: position)
-            let storedIDs = state.slotIDs
-            let storedRows = state.table.rows
-            var touched = Set<String>()
             for deltaPosition in deltasOfTable[position] ?? [] {
                 guard let delta = received[deltaPosition], case .delta(let head) = heads[deltaPosition] else { continue }
                 received[deltaPosition] = head  // done: keep nothing of its element's bytes
-                try mapDelta(delta, state: state, element: deltaPosition, touched: &touched)
+                try mapDelta(delta, state: state, element: deltaPosition)
             }
-            if !touched.isEmpty { limits.keepTouched(touched, ids: storedIDs, rows: storedRows, state: state, mapping: mapping) }
             state.release()
             try flushChunk(force: true)
         }
@@ -156,8 +155,7 @@ final class SnapshotStreamer {
                 state = makeState(table, keyDelta: delta)
                 states.append(state)
             }
-            var touched = Set<String>()
-            try mapDelta(delta, state: state, element: position, touched: &touched)
+            try mapDelta(delta, state: state, element: position)
         }
         received = [:]
         out.writeRaw(rowCount == 0 ? "]" as StaticString : "\n]")
@@ -166,12 +164,12 @@ final class SnapshotStreamer {
             warnings += deltaWarnings[position] ?? []
             pending += pendingByElement[position] ?? []
         }
-        groupDeltas()
+        let insertOrder = groupDeltas()
         try writeDeltas()
         try writeExtras()
         out.writeRaw("}\n")
         try flushChunk(force: true)
-        checkLimits()
+        checkLimits(insertOrder: insertOrder)
     }
 
     /// `{"rev":…,"rows":[`, once: at the first row, or at the end when there are none.

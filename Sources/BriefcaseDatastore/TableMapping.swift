@@ -23,6 +23,10 @@ final class TableState {
     let keyColumns: [Int]
     /// The record id of each current row (parallel to `table.rows`).
     var slotIDs: [String] = []
+    /// For tables with pending changes, parallel to `slotIDs`: each row's record size
+    /// (`.conservative`), and its position among all stored records (nil: inserted by a change).
+    var slotSizes: [Int] = []
+    var slotPositions: [Int?] = []
     /// Record ids of the live records.
     var live = IDAllocator()
 
@@ -42,6 +46,8 @@ final class TableState {
     func release() {
         table = head
         slotIDs = []
+        slotSizes = []
+        slotPositions = []
         live = IDAllocator()
     }
 }

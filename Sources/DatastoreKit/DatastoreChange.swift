@@ -59,22 +59,23 @@ public enum DatastoreChange: Hashable, Sendable {
 
     /// Checks ids, field names, uniqueness of updated fields and list indices of a hand-built
     /// change; paths as in the change's wire form (`$[1]` tid, `$[2]` rowid, `$[3].<field>`).
-    public func validate(at path: JSONPath = .root) throws(DatastoreError) {
-        try DatastoreIdentifier.validate(tableID, as: .table, at: path.appending(index: 1))
-        try DatastoreIdentifier.validate(recordID, as: .record, at: path.appending(index: 2))
+    /// (Paths are made only for an error: every change written is validated.)
+    public func validate(at path: @autoclosure () -> JSONPath = .root) throws(DatastoreError) {
+        try DatastoreIdentifier.validate(tableID, as: .table, at: path().appending(index: 1))
+        try DatastoreIdentifier.validate(recordID, as: .record, at: path().appending(index: 2))
         switch self {
         case .insert(_, _, let fields):
-            try fields.validateFieldNames(at: path.appending(index: 3))
+            try fields.validateFieldNames(at: path().appending(index: 3))
         case .update(_, _, let updates):
-            var seen = Set<String>()
+            var seen = Set<String>(minimumCapacity: updates.count)
             for update in updates {
-                let fieldPath = path.appending(index: 3).appending(key: update.field)
-                try DatastoreIdentifier.validate(update.field, as: .field, at: fieldPath)
+                func fieldPath() -> JSONPath { path().appending(index: 3).appending(key: update.field) }
+                try DatastoreIdentifier.validate(update.field, as: .field, at: fieldPath())
                 guard seen.insert(update.field).inserted else {
                     throw DatastoreError(.invalidStructure,
-                        "the field \(JSONPath.quoted(update.field)) appears twice in one U change", at: fieldPath)
+                        "the field \(JSONPath.quoted(update.field)) appears twice in one U change", at: fieldPath())
                 }
-                try update.operation.validateIndices(at: fieldPath)
+                try update.operation.validateIndices(at: fieldPath())
             }
         case .delete:
             break

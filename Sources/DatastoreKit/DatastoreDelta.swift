@@ -36,12 +36,12 @@ public struct DatastoreDelta: Hashable, Sendable {
     }
 
     /// Checks a hand-built delta (rev, every change); paths as in its wire form.
-    public func validate(at path: JSONPath = .root) throws(DatastoreError) {
+    public func validate(at path: @autoclosure () -> JSONPath = .root) throws(DatastoreError) {
         if rev < 0 {
-            throw DatastoreError(.invalidStructure, "a revision is never negative (got \(rev))", at: path.appending(key: "rev"))
+            throw DatastoreError(.invalidStructure, "a revision is never negative (got \(rev))", at: path().appending(key: "rev"))
         }
         for (index, change) in changes.enumerated() {
-            try change.validate(at: path.appending(key: "changes").appending(index: index))
+            try change.validate(at: path().appending(key: "changes").appending(index: index))
         }
     }
 

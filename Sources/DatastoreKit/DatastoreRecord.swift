@@ -61,9 +61,9 @@ public struct DatastoreRecord: Hashable, Sendable {
     }
 
     /// Throws `invalidIdentifier` for the first invalid field name, at `path.<name>`.
-    public func validateFieldNames(at path: JSONPath = .root) throws(DatastoreError) {
+    public func validateFieldNames(at path: @autoclosure () -> JSONPath = .root) throws(DatastoreError) {
         for name in fieldNames where !DatastoreIdentifier.isValid(name) {
-            try DatastoreIdentifier.validate(name, as: .field, at: path.appending(key: name))
+            try DatastoreIdentifier.validate(name, as: .field, at: path().appending(key: name))
         }
     }
 

@@ -162,7 +162,7 @@ public enum FieldOperation: Hashable, Sendable {
     }
 
     /// Throws for a negative index (only hand-built operations can have one).
-    func validateIndices(at path: JSONPath) throws(DatastoreError) {
+    func validateIndices(at path: @autoclosure () -> JSONPath) throws(DatastoreError) {
         let indices: [Int]
         switch self {
         case .listPut(let at, _), .listDelete(let at): indices = [at]
@@ -172,7 +172,7 @@ public enum FieldOperation: Hashable, Sendable {
         }
         for (offset, value) in indices.enumerated() where value < 0 {
             throw DatastoreError(.invalidStructure, "a list index is never negative (got \(value))",
-                at: path.appending(index: offset + 1))
+                at: path().appending(index: offset + 1))
         }
     }
 }

@@ -52,13 +52,15 @@ public struct JSONDocumentParts: Sendable {
     }
 
     /// A change without its values: `type`, `recordID`, `status`, `message`.
+    /// (Written by `CompactDocumentParts.writeOpenChangeHead`, the one definition.)
     public func changeHead(_ change: DeltaChange) -> JSONObject {
-        [
-            "type": change.type.isKnown ? .string(change.type.description) : .integer(change.type.rawValue),
-            "recordID": .integer(change.recordID),
-            "status": change.status.isKnown ? .string(change.status.description) : .integer(change.status.rawValue),
-            "message": json(ansi: change.message),
-        ]
+        var compact = CompactDocumentParts(codePage: codePage)
+        var writer = JSONWriter(sink: ArraySink(), bufferSize: 256)
+        compact.writeOpenChangeHead(change, to: &writer)
+        writer.writeByte(UInt8(ascii: "}"))
+        try! writer.flush()  // an ArraySink never fails
+        guard case .object(let object) = try! JSONParser.parse(writer.sink.bytes) else { return JSONObject() }
+        return object
     }
 
     // MARK: decoding (errors name `path`, a JSON path such as `$.briefcase.elements[2]`)
