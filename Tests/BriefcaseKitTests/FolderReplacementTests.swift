@@ -16,12 +16,18 @@ struct FolderReplacementTests {
         return dir
     }
 
-    @Test func withoutAnExchangeTheOldFolderIsPutBackWhenTheNewOneCannotMoveIn() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
+    /// A scratch directory with an old folder briefcase `a.briefcase` and a finished new one beside it.
+    static func oldAndNewFolders() throws -> (URL, URL, URL) {
+        let dir = try scratch()
         let destination = dir.appendingPathComponent("a.briefcase"), finished = dir.appendingPathComponent(".a.briefcase.tmp-1")
-        try Self.makeFolder(destination, file: "Old.daBriefcase", text: "old")
-        try Self.makeFolder(finished, file: "New.daBriefcase", text: "new")
+        try makeFolder(destination, file: "Old.daBriefcase", text: "old")
+        try makeFolder(finished, file: "New.daBriefcase", text: "new")
+        return (dir, destination, finished)
+    }
+
+    @Test func withoutAnExchangeTheOldFolderIsPutBackWhenTheNewOneCannotMoveIn() throws {
+        let (dir, destination, finished) = try Self.oldAndNewFolders()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // No exchange; the second rename (the new folder into place) fails.
         let finishedPath = finished.path
         let renames = FolderReplacement.Renames(exchange: { _, _ in false },
@@ -33,11 +39,8 @@ struct FolderReplacementTests {
     }
 
     @Test func withoutAnExchangeTheNewFolderTakesThePlaceAndTheOldOneIsRemoved() throws {
-        let dir = try Self.scratch()
+        let (dir, destination, finished) = try Self.oldAndNewFolders()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let destination = dir.appendingPathComponent("a.briefcase"), finished = dir.appendingPathComponent(".a.briefcase.tmp-1")
-        try Self.makeFolder(destination, file: "Old.daBriefcase", text: "old")
-        try Self.makeFolder(finished, file: "New.daBriefcase", text: "new")
         let renames = FolderReplacement.Renames(exchange: { _, _ in false }, move: { rename($0, $1) == 0 })
         try FolderReplacement.replace(destination.path, with: finished.path, renames: renames)
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["New.daBriefcase"])
