@@ -17,14 +17,19 @@ public struct SnapshotImport: Sendable {
 
     /// Parses and reads a snapshot document. Errors name the JSON path (`$.rows[3].data.x`,
     /// `$.briefcase.elements[1].rows[0]`).
+    /// Errors carry the JSON path and the byte offset of what is wrong.
     public init(parsing bytes: [UInt8]) throws(BriefcaseError) {
-        let snapshot: SnapshotDocument
-        do {
-            snapshot = try SnapshotDocument(parsing: bytes)
+        do throws(BriefcaseError) {
+            let snapshot: SnapshotDocument
+            do {
+                snapshot = try SnapshotDocument(parsing: bytes)
+            } catch {
+                throw BriefcaseError(.invalidData, error.offset == nil ? error.description : error.message, offset: error.offset)
+            }
+            try self.init(snapshot)
         } catch {
-            throw BriefcaseError(.invalidData, error.description)
+            throw error.locatedInJSON(bytes)
         }
-        try self.init(snapshot)
     }
 
     public init(_ snapshot: SnapshotDocument) throws(BriefcaseError) {
@@ -64,18 +69,23 @@ struct Restorer {
         BriefcaseError(.invalidData, "\(path): \(message)")
     }
 
+    private func mismatch(_ path: String, _ expected: String, _ found: JSONValue?) -> BriefcaseError {
+        error(path, "expected \(expected), found \(found?.foundDescription ?? "nothing")")
+    }
+
     private func member(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> JSONValue {
         guard let value = object[key] else { throw error(path, "missing key \"\(key)\"") }
         return value
     }
 
     private func string(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> String {
-        guard case .string(let text) = try member(object, key, path) else { throw error("\(path).\(key)", "expected a string") }
+        let value = try member(object, key, path)
+        guard case .string(let text) = value else { throw mismatch("\(path).\(key)", "a string", value) }
         return text
     }
 
     private func array(_ value: JSONValue?, _ path: String) throws(BriefcaseError) -> [JSONValue] {
-        guard case .array(let items)? = value else { throw error(path, "expected an array") }
+        guard case .array(let items)? = value else { throw mismatch(path, "an array", value) }
         return items
     }
 
@@ -99,7 +109,7 @@ struct Restorer {
         var file = BriefcaseFile()
         for (i, pair) in try array(meta["properties"] ?? .array([]), "\(root).properties").enumerated() {
             let path = "\(root).properties[\(i)]"
-            guard case .array(let items) = pair, items.count == 2 else { throw error(path, "expected [name, value]") }
+            guard case .array(let items) = pair, items.count == 2 else { throw mismatch(path, "[name, value]", pair) }
             file.properties.append(BriefcaseProperty(name: try parts.ansi(items[0], path: path + "[0]"),
                                                      value: try parts.ansi(items[1], path: path + "[1]")))
         }
@@ -111,11 +121,12 @@ struct Restorer {
         }
 
         let deltas = snapshot.deltas ?? []
+        let tableFieldIDs = try self.tableFieldIDs()
         var usedRows = Set<RecordKey>()
         var usedChanges = Set<[Int]>()
         for (e, item) in try array(meta["elements"], "\(root).elements").enumerated() {
             let path = "\(root).elements[\(e)]"
-            guard case .object(let object) = item else { throw error(path, "expected an object") }
+            guard case .object(let object) = item else { throw mismatch(path, "an object", item) }
             let tid = try string(object, "tid", path)
             switch try string(object, "kind", path) {
             case "table":
@@ -125,7 +136,7 @@ struct Restorer {
                 let exact = object["exact"]?.objectValue ?? JSONObject()
                 for (r, idJSON) in try array(object["rows"], "\(path).rows").enumerated() {
                     let rowPath = "\(path).rows[\(r)]"
-                    guard case .string(let id) = idJSON else { throw error(rowPath, "expected a record id") }
+                    guard case .string(let id) = idJSON else { throw mismatch(rowPath, "a record id (a string)", idJSON) }
                     guard let record = snapshot.snapshot[tid, id] else {
                         throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
                     }
@@ -133,9 +144,13 @@ struct Restorer {
                         throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
                     }
                     var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
+                    let source = RecordSource(tid: tid, rid: id, fieldsPath: rowDataPath(tid: tid, rid: id))
+                    try checkKnown(record.fields.lazy.map(\.name), known: Set(roles.compactMap(\.fieldID)), source)
+                    var overridden = Set<Int>()
                     if let overrides = exact[id] {
-                        try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
+                        overridden = try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
                     }
+                    try checkTaken(row, roles: roles, types: types, overridden: overridden, given: { record[$0] }, source)
                     table.rows.append(row)
                 }
                 file.stream.elements.append(.table(table))
@@ -145,10 +160,11 @@ struct Restorer {
                 let roles = try self.roles(object["loggedFields"], count: types.count, path: "\(path).loggedFields")
                 for (k, entryJSON) in try array(object["changes"], "\(path).changes").enumerated() {
                     let changePath = "\(path).changes[\(k)]"
-                    guard case .object(let entry) = entryJSON else { throw error(changePath, "expected an object") }
+                    guard case .object(let entry) = entryJSON else { throw mismatch(changePath, "an object", entryJSON) }
                     var change = try parts.change(head: entry, path: changePath)
                     change.oldValues = try parts.values(try member(entry, "old", changePath), types: types, path: changePath + ".old")
                     var datastore: DatastoreChange?
+                    var datastoreIndex: (Int, Int)?
                     if case .string(let id)? = entry["rowid"] {
                         guard let rev = entry["rev"]?.int64Value.flatMap({ Int(exactly: $0) }),
                               let index = entry["change"]?.int64Value.flatMap({ Int(exactly: $0) })
@@ -163,10 +179,16 @@ struct Restorer {
                         }
                         usedChanges.insert([d, index])
                         datastore = found
+                        datastoreIndex = (d, index)
                     }
                     change.newValues = mapping.newValues(of: datastore, roles: roles, types: types)
+                    var overridden = Set<Int>()
                     if let overrides = entry["new"] {
-                        try apply(overrides, to: &change.newValues, types: types, parts: parts, path: changePath + ".new")
+                        overridden = try apply(overrides, to: &change.newValues, types: types, parts: parts, path: changePath + ".new")
+                    }
+                    if let datastore, let (d, index) = datastoreIndex {
+                        try checkNewValues(change.newValues, of: datastore, roles: roles, types: types, overridden: overridden,
+                                           tableFields: tableFieldIDs[tid] ?? [], at: Self.changeFieldsPath(delta: d, index: index))
                     }
                     delta.changes.append(change)
                 }
@@ -199,7 +221,7 @@ struct Restorer {
         guard items.count == count else { throw error(path, "expected \(count) items, found \(items.count)") }
         var roles: [ColumnRole] = []
         for (i, item) in items.enumerated() {
-            guard case .object(let object) = item else { throw error("\(path)[\(i)]", "expected an object") }
+            guard case .object(let object) = item else { throw mismatch("\(path)[\(i)]", "an object", item) }
             if case .string(let id)? = object["id"] {
                 roles.append(.field(id, json: object["json"] == .bool(true)))
             } else if object["rowid"] == .bool(true) {
@@ -211,17 +233,56 @@ struct Restorer {
         return roles
     }
 
-    /// Exact forms `{"<position>": form or null}` over reconstructed values.
+    /// Exact forms `{"<position>": form or null}` over reconstructed values; the positions they give.
     private func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
-                       path: String) throws(BriefcaseError)
+                       path: String) throws(BriefcaseError) -> Set<Int>
     {
-        guard case .object(let object) = overrides else { throw error(path, "expected an object") }
+        var positions = Set<Int>()
+        guard case .object(let object) = overrides else { throw mismatch(path, "an object", overrides) }
         for member in object.members {
             guard let position = Int(member.key), position >= 0, position < types.count, position < values.count else {
                 throw error(path, "\"\(member.key)\" is not a field position (0…\(types.count - 1))")
             }
             values[position] = member.value.isNull
                 ? nil : try parts.value(member.value, type: types[position], path: "\(path)[\"\(member.key)\"]")
+            positions.insert(position)
+        }
+        return positions
+    }
+
+    /// The field ids of each table element's columns, by table id: an insert carries every
+    /// column of its table, logged or not.
+    private func tableFieldIDs() throws(BriefcaseError) -> [String: Set<String>] {
+        var ids: [String: Set<String>] = [:]
+        for item in try array(meta["elements"], "\(Self.root).elements") {
+            guard case .object(let object) = item, object["kind"] == .string("table"), case .string(let tid)? = object["tid"],
+                  case .array(let fields)? = object["fields"] else { continue }
+            for case .object(let field) in fields {
+                if case .string(let id)? = field["id"] { ids[tid, default: []].insert(id) }
+            }
+        }
+        return ids
+    }
+
+    /// The checks of a change's new values against the datastore change they came from.
+    private func checkNewValues(_ values: [Value?], of change: DatastoreChange, roles: [ColumnRole], types: [DataType],
+                                overridden: Set<Int>, tableFields: Set<String>, at path: JSONPath) throws(BriefcaseError)
+    {
+        let source = RecordSource(tid: change.tableID, rid: change.recordID, fieldsPath: path)
+        let logged = Set(roles.compactMap(\.fieldID))
+        switch change {
+        case .insert(_, _, let fields):
+            try checkKnown(fields.fields.lazy.map(\.name), known: logged.union(tableFields), source)
+            try checkTaken(values, roles: roles, types: types, overridden: overridden, given: { fields[$0] }, source)
+        case .update(_, _, let updates):
+            try checkKnown(updates.lazy.map(\.field), known: logged, source)
+            try checkOperations(updates, source)
+            try checkTaken(values, roles: roles, types: types, overridden: overridden, given: { id in
+                guard case .put(let value)? = updates.last(where: { $0.field == id })?.operation else { return nil }
+                return value
+            }, source)
+        case .delete:
+            break
         }
     }
 }

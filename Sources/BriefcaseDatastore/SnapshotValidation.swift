@@ -12,18 +12,23 @@ public enum SnapshotValidation {
     /// `Validator` runs on a decoded model.
     public static func validate(bytes: [UInt8], path: String, options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         var report = ValidationReport(path: path, format: "snapshot")
+        /// A finding with both its JSON path and its byte offset.
+        func finding(_ check: ValidationCheck, _ message: String, offset: Int? = nil) -> Finding {
+            let located = BriefcaseError(.invalidData, message, offset: offset).locatedInJSON(bytes)
+            return Finding(check, located.message, offset: located.offset)
+        }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            report.errors.append(Finding(.snapshot, "not JSON: \(error.message)", offset: error.offset))
+            report.errors.append(finding(.snapshot, error.briefcaseError.message, offset: error.offset))
             return options.strict ? report.strict() : report
         }
         let document: SnapshotDocument
         do {
             document = try SnapshotDocument(json: json)
         } catch {
-            report.errors.append(Finding(.snapshot, error.description))
+            report.errors.append(finding(.snapshot, error.description))
             return options.strict ? report.strict() : report
         }
 
@@ -33,20 +38,20 @@ public enum SnapshotValidation {
         for (position, delta) in (document.deltas ?? []).enumerated() {
             let deltaPath = JSONPath.root.appending(key: "deltas").appending(index: position)
             if let error = DatastoreLimits.violation(ofDelta: delta) {
-                report.errors.append(Finding(.datastoreLimits, error.prefixed(by: deltaPath).description))
+                report.errors.append(finding(.datastoreLimits, error.prefixed(by: deltaPath).description))
             }
             guard applies else { continue }
             do {
                 try state.apply(delta)
             } catch {
-                report.errors.append(Finding(.snapshot, error.prefixed(by: deltaPath).description))
+                report.errors.append(finding(.snapshot, error.prefixed(by: deltaPath).description))
                 applies = false
             }
         }
         // Limits, before and after the deltas.
         var seen = Set<String>()
         for error in DatastoreLimits.violations(in: document.snapshot) where seen.insert(error.message).inserted {
-            report.errors.append(Finding(.datastoreLimits, error.description))
+            report.errors.append(finding(.datastoreLimits, error.description))
         }
         if applies && !(document.deltas ?? []).isEmpty {
             for error in DatastoreLimits.violations(in: state) where seen.insert(error.message).inserted {
@@ -65,7 +70,7 @@ public enum SnapshotValidation {
             report.errors += inner.errors
             report.warnings += inner.warnings
         } catch {
-            report.errors.append(Finding(.snapshot, error.message))
+            report.errors.append(finding(.snapshot, error.message))
         }
         return options.strict ? report.strict() : report
     }

@@ -118,7 +118,8 @@ struct ValueMapping: Sendable {
         case (.float64, .double(let d)):
             return .float(d)
         case (.float32, .double(let d)):
-            return .singleFloat(Float(d))
+            // Beyond the 32-bit range (1e39), a Float is infinity: not the value given.
+            return d.isFinite && !Float(d).isFinite ? nil : .singleFloat(Float(d))
         case (.dateTime, .date(let ms)):
             let (ole, overflow) = ms.addingReportingOverflow(Self.oleToUnix)
             return overflow ? nil : .dateTime(OLEDateTime(oleMilliseconds: ole))

@@ -1,13 +1,16 @@
 // The one error type of DatastoreKit: what is wrong, and where (a JSON path).
 
+import BriefcaseJSON
+
 /// A datastore format, identifier, application or limit error.
 ///
 /// `path` locates the offending value in the JSON being read (or, for changes applied from a
 /// model, in the JSON that model would be written as): `$.rows[3].data.price`,
-/// `$.deltas[1].changes[4][3].tags`. `description` is `"<path>: <message>"`.
+/// `$.deltas[1].changes[4][3].tags`. `description` is `"<path>: <message>"` (or, for text that is
+/// not JSON, `"offset N: <message>"`).
 public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
-        /// The text is not JSON at all (the message carries the byte offset).
+        /// The text is not JSON at all (`offset` says where).
         case malformedJSON
         /// Wrong JSON shape: missing, unknown or duplicate keys, wrong types, bad revisions.
         case invalidStructure
@@ -36,11 +39,14 @@ public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible
     public var kind: Kind
     public var message: String
     public var path: JSONPath
+    /// The byte offset in the JSON text, for text that is not JSON (the path is then `$`).
+    public var offset: Int?
 
-    public init(_ kind: Kind, _ message: String, at path: JSONPath = .root) {
+    public init(_ kind: Kind, _ message: String, at path: JSONPath = .root, offset: Int? = nil) {
         self.kind = kind
         self.message = message
         self.path = path
+        self.offset = offset
     }
 
     /// The same error with its path taken as relative to `prefix`.
@@ -56,5 +62,9 @@ public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible
         return copy
     }
 
-    public var description: String { "\(path): \(message)" }
+    /// `"<path>: <message>"`, or `"offset N: <message>"` for text that is not JSON.
+    public var description: String {
+        if let offset, path.isRoot { return "offset \(offset): \(message)" }
+        return "\(path): \(message)"
+    }
 }

@@ -1,5 +1,7 @@
 // The API's limits. A size equal to its limit is allowed; one above it is not.
 
+import BriefcaseJSON
+
 /// Size and count limits of a datastore, and checks against them.
 ///
 /// Reading and applying never enforce limits (the data may come from elsewhere, and a caller

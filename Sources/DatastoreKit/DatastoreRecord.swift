@@ -1,5 +1,7 @@
 // A record's fields: an ordered map from field name to value.
 
+import BriefcaseJSON
+
 /// The fields of one record, in insertion order (the order they are written in).
 ///
 /// Equality ignores order: two records are equal when they have the same fields with equal

@@ -13,6 +13,8 @@
 // Error paths follow the wire form of what is applied: for a delta `$.rev`,
 // `$.changes[4]` (the change), `$.changes[4][3].tags` (one field's operation).
 
+import BriefcaseJSON
+
 extension DatastoreSnapshot {
     /// Applies one delta atomically: checks `delta.rev == rev`, applies every change in order,
     /// then increments `rev`. Errors carry paths relative to the delta (`$.changes[2][3].tags`).

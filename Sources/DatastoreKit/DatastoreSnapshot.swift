@@ -1,5 +1,7 @@
 // The state of a datastore at one revision: its records, keyed by (table id, record id).
 
+import BriefcaseJSON
+
 /// A datastore at revision `rev`: a set of records, each named by a table id and a record id.
 ///
 /// Tables have no existence of their own: a table is there while it has a record. Records keep

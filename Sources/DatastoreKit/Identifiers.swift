@@ -10,6 +10,8 @@
 //   private    [-_a-z0-9]([-_a-z0-9.]{0,62}[-_a-z0-9])?     (lower case, no leading/trailing '.')
 //   shareable  \.[-_a-zA-Z0-9]{1,63}                         ('.' then dbase64 characters)
 
+import BriefcaseJSON
+
 /// Validation of table ids, record ids and field names.
 public enum DatastoreIdentifier {
     /// What an identifier names (for messages).

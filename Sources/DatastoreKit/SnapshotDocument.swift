@@ -34,7 +34,7 @@ public struct SnapshotDocument: Equatable, Sendable {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw DatastoreError(.malformedJSON, "not JSON: \(error)")
+            throw DatastoreError(.malformedJSON, "not valid JSON: \(error.message)", offset: error.offset)
         }
         try self.init(json: json)
     }

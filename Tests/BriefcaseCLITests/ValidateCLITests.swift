@@ -146,7 +146,7 @@ import BriefcaseTestSupport
         try Self.write(Array(#"{"a": 1}"#.utf8), notBriefcase)
         let structure = try CLITests.run(["validate", notBriefcase])
         #expect(structure.status == 1)
-        #expect(structure.stderr.contains("\(notBriefcase): error: $"))
+        #expect(structure.stderr.contains(#"\#(notBriefcase): offset 0: error: $: missing key "format""#))
     }
 
     @Test func folderBriefcases() throws {

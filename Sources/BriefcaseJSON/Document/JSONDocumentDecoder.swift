@@ -5,14 +5,15 @@ import BriefcaseKit
 public struct JSONDocumentDecoder {
     public init() {}
 
+    /// Errors carry both the JSON path and the byte offset of what is wrong.
     public func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseDocument {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
+        do throws(BriefcaseError) {
+            let root: JSONValue
+            do { root = try JSONParser.parse(bytes) } catch { throw error.briefcaseError }
+            return try decode(root)
         } catch {
-            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+            throw error.locatedInJSON(bytes)
         }
-        return try decode(root)
     }
 
     public func decode(_ root: JSONValue) throws(BriefcaseError) -> BriefcaseDocument {
@@ -30,8 +31,9 @@ public struct JSONDocumentDecoder {
     /// Everything but the elements: `format`, `version`, `container`, `encoding`, `properties`,
     /// `headerPadding`, checked in that order.
     static func head(_ top: ObjectNode) throws(BriefcaseError) -> JSONDocumentHead {
-        guard try top.member("format").string() == JSONDocumentEncoder<ArraySink>.formatName else {
-            throw BriefcaseError(.invalidData, "$.format: not a briefcase JSON document (expected \"briefcase-json\")")
+        let format = try top.member("format")
+        guard try format.string() == JSONDocumentEncoder<ArraySink>.formatName else {
+            throw format.error("not a briefcase JSON document (expected \"briefcase-json\", found \(format.value))")
         }
         let version = try top.member("version").int(Int64.self)
         guard version == JSONDocumentEncoder<ArraySink>.formatVersion else {
@@ -94,7 +96,7 @@ struct ValueReader {
             }
             return bytes
         }
-        return ByteString(try node.object().member("bytes").base64())
+        return ByteString(try node.object(oneOf: #"a string or {"bytes": base64}"#).member("bytes").base64())
     }
 
     /// One item of `elements`: a table or a delta object.
@@ -125,7 +127,7 @@ struct ValueReader {
         if schemaNode.isNull {
             let marker = try object.member("schemaEnd").string()
             guard let value = SchemaEndMarker(rawValue: marker) else {
-                throw try object.member("schemaEnd").error("expected \"zero\" or \"position\"")
+                throw try object.member("schemaEnd").mismatch(#""zero" or "position""#)
             }
             table.schemaEndWhenAbsent = value
         } else {
@@ -191,7 +193,7 @@ struct ValueReader {
     func deltaHead(_ object: ObjectNode) throws(BriefcaseError) -> Delta {
         var delta = Delta(name: try ansi(object.member("name")), loggedFields: [])
         if let layout = object.optionalMember("layout") {
-            guard try layout.string() == "countOnly" else { throw layout.error("expected \"countOnly\"") }
+            guard try layout.string() == "countOnly" else { throw layout.mismatch(#""countOnly""#) }
             guard object.optionalMember("firstChangeCount") == nil else { throw layout.error("countOnly has no firstChangeCount") }
             delta.layout = .countOnly
         } else if let first = object.optionalMember("firstChangeCount") {
@@ -217,13 +219,15 @@ struct ValueReader {
     }
 
     private func code(_ node: Node, names: [String]) throws(BriefcaseError) -> Int32 {
-        if case .string(let name) = node.value {
+        switch node.value {
+        case .string(let name):
             guard let index = names.firstIndex(of: name) else {
                 throw node.error("unknown name '\(name)' (\(names.joined(separator: ", ")) or an integer)")
             }
             return Int32(index)
+        case .number: return try node.int(Int32.self)
+        default: throw node.mismatch("one of \(names.joined(separator: ", ")) or an integer")
         }
-        return try node.int(Int32.self)
     }
 
     private func dataType(_ node: Node) throws(BriefcaseError) -> DataType {
@@ -243,7 +247,7 @@ struct ValueReader {
                 switch pair[1].value {
                 case .null: value = nil
                 case .string(let text): value = ByteString(utf8: text)
-                default: value = ByteString(try pair[1].object().member("bytes").base64())
+                default: value = ByteString(try pair[1].object(oneOf: #"null, a string or {"bytes": base64}"#).member("bytes").base64())
                 }
                 list.append(SchemaProperty(name: try ansi(pair[0]), value: value))
             }
@@ -253,7 +257,7 @@ struct ValueReader {
     }
 
     func values(_ node: Node, _ types: [DataType]) throws(BriefcaseError) -> [Value?] {
-        guard case .array(let items) = node.value else { throw node.error("expected an array") }
+        guard case .array(let items) = node.value else { throw node.mismatch("an array") }
         guard items.count == types.count else { throw node.error("expected \(types.count) items, found \(items.count)") }
         var result: [Value?] = []
         result.reserveCapacity(items.count)
@@ -270,16 +274,16 @@ struct ValueReader {
         case .ansiString: return .ansiString(try ansi(node))
         case .wideString:
             if case .string(let text) = node.value { return .wideString(WideText.encode(text)) }
-            return .wideString(ByteString(try node.object().member("utf16le").base64()))
+            return .wideString(ByteString(try node.object(oneOf: #"a string or {"utf16le": base64}"#).member("utf16le").base64()))
         case .blob: return .blob(ByteString(try node.base64()))
         case .guid:
             if case .string(let text) = node.value {
                 let bytes = ByteString(utf8: text)
-                guard bytes.count == 36 else { throw node.error("a GUID has 36 characters") }
+                guard bytes.count == 36 else { throw node.error("a GUID has 36 characters, found \(bytes.count) bytes") }
                 return .guid(bytes)
             }
-            let bytes = try node.object().member("bytes").base64()
-            guard bytes.count == 36 else { throw node.error("a GUID has 36 bytes") }
+            let bytes = try node.object(oneOf: #"a string of 36 characters or {"bytes": base64}"#).member("bytes").base64()
+            guard bytes.count == 36 else { throw node.error("a GUID has 36 bytes, found \(bytes.count)") }
             return .guid(ByteString(bytes))
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32:
             let value = try node.int(Int64.self)
@@ -288,7 +292,7 @@ struct ValueReader {
         case .uint64: return .largeUInt(try node.int(UInt64.self))
         case .boolean:
             if case .bool(let b) = node.value { return .boolean(b ? 1 : 0) }
-            return .boolean(try node.object().member("byte").int(UInt8.self))
+            return .boolean(try node.object(oneOf: #"true, false or {"byte": 0…255}"#).member("byte").int(UInt8.self))
         case .currency:
             let text = try node.string()
             guard let currency = Currency(text) else { throw node.error("'\(text)' is not a currency amount (at most 4 decimals, within Int64 / 10 000)") }
@@ -298,8 +302,8 @@ struct ValueReader {
                 guard let decimal = Decimal96(text) else { throw node.error("'\(text)' is not a decimal that fits 96 bits") }
                 return .decimal(decimal)
             }
-            let bytes = try node.object().member("decimalBytes").base64()
-            guard bytes.count == 16 else { throw node.error("decimalBytes must be 16 bytes") }
+            let bytes = try node.object(oneOf: #"a decimal string or {"decimalBytes": base64}"#).member("decimalBytes").base64()
+            guard bytes.count == 16 else { throw node.error("decimalBytes must be 16 bytes, found \(bytes.count)") }
             var reader = ByteReader(bytes: bytes)
             return .decimal(Decimal96(low: try reader.readInteger(), mid: try reader.readInteger(),
                                       high: try reader.readInteger(), flags: try reader.readInteger()))
@@ -310,7 +314,7 @@ struct ValueReader {
                 guard let date = OLEDateTime(isoText: text) else { throw node.error("'\(text)' is not YYYY-MM-DDTHH:MM:SS.sss") }
                 return .dateTime(date)
             }
-            return .dateTime(OLEDateTime(try node.object().member("oleDate").double()))
+            return .dateTime(OLEDateTime(try node.object(oneOf: #""YYYY-MM-DDTHH:MM:SS.sss" or {"oleDate": number}"#).member("oleDate").double()))
         }
     }
 }

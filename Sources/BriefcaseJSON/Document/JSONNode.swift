@@ -40,15 +40,27 @@ struct Node {
         BriefcaseError(.invalidData, "\(path): \(message)")
     }
 
+    /// `expected EXPECTED, found WHAT IS THERE`.
+    func mismatch(_ expected: String) -> BriefcaseError {
+        error("expected \(expected), found \(value.foundDescription)")
+    }
+
+    /// The members of an object that is one of several forms (`{"bytes": base64}` beside a
+    /// string, say): anything else is a mismatch naming all of them.
+    func object(oneOf forms: String) throws(BriefcaseError) -> ObjectNode {
+        guard case .object(let object) = value else { throw mismatch(forms) }
+        return ObjectNode(object: object, path: path)
+    }
+
     var isNull: Bool { if case .null = value { return true } else { return false } }
 
     func object() throws(BriefcaseError) -> ObjectNode {
-        guard case .object(let object) = value else { throw error("expected an object") }
+        guard case .object(let object) = value else { throw mismatch("an object") }
         return ObjectNode(object: object, path: path)
     }
 
     func array() throws(BriefcaseError) -> [Node] {
-        guard case .array(let items) = value else { throw error("expected an array") }
+        guard case .array(let items) = value else { throw mismatch("an array") }
         return items.enumerated().map { Node($0.element, parent: self, index: $0.offset) }
     }
 
@@ -59,12 +71,12 @@ struct Node {
     }
 
     func string() throws(BriefcaseError) -> String {
-        guard case .string(let text) = value else { throw error("expected a string") }
+        guard case .string(let text) = value else { throw mismatch("a string") }
         return text
     }
 
     func int<T: FixedWidthInteger>(_ type: T.Type) throws(BriefcaseError) -> T {
-        guard case .number(let text) = value else { throw error("expected an integer") }
+        guard case .number(let text) = value else { throw mismatch("an integer") }
         guard let result = T(text, radix: 10), !text.hasPrefix("+") else {
             throw error("expected an integer in \(T.min)…\(T.max), found \(text)")
         }
@@ -77,31 +89,34 @@ struct Node {
         return bytes
     }
 
+    private static let floatForms = "a number, \"NaN\", \"Infinity\" or \"-Infinity\""
+
+    /// A 64-bit float (a `datFloat` value, an `oleDate`). A number too large for one (`1e400`) is refused:
+    /// it would become infinity, which is written as the string "Infinity", never as a number.
     func double() throws(BriefcaseError) -> Double {
         switch value {
         case .number(let text):
             guard let result = Double(text) else { throw error("not a number: \(text)") }
+            guard result.isFinite else { throw error("\(text) is beyond the range of a 64-bit float (at most ±\(Double.greatestFiniteMagnitude))") }
             return result
         case .string(let text):
-            guard let result = FloatText.parseDouble(special: text) else {
-                throw error("expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
-            }
+            guard let result = FloatText.parseDouble(special: text) else { throw mismatch(Self.floatForms) }
             return result
-        default: throw error("expected a number")
+        default: throw mismatch(Self.floatForms)
         }
     }
 
+    /// A `datSingleFloat` value; a number beyond the 32-bit range (`1e39`) is refused.
     func float() throws(BriefcaseError) -> Float {
         switch value {
         case .number(let text):
             guard let result = Float(text) else { throw error("not a number: \(text)") }
+            guard result.isFinite else { throw error("\(text) is beyond the range of a 32-bit float (at most ±\(Float.greatestFiniteMagnitude))") }
             return result
         case .string(let text):
-            guard let result = FloatText.parseFloat(special: text) else {
-                throw error("expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
-            }
+            guard let result = FloatText.parseFloat(special: text) else { throw mismatch(Self.floatForms) }
             return result
-        default: throw error("expected a number")
+        default: throw mismatch(Self.floatForms)
         }
     }
 }

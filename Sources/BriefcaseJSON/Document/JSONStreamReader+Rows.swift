@@ -105,10 +105,11 @@ struct RowReader {
             guard let text = cursor.string(), let value = Decimal96(String(decoding: text, as: UTF8.self)) else { return nil }
             return .decimal(value)
         case .float64:
-            guard let text = cursor.number(), let value = Double(String(decoding: text, as: UTF8.self)) else { return nil }
+            // Not finite: out of range, which `ValueReader` refuses with its message.
+            guard let text = cursor.number(), let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
             return .float(value)
         case .float32:
-            guard let text = cursor.number(), let value = Float(String(decoding: text, as: UTF8.self)) else { return nil }
+            guard let text = cursor.number(), let value = Float(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
             return .singleFloat(value)
         case .dateTime:
             guard let text = cursor.string(), let value = OLEDateTime(isoText: String(decoding: text, as: UTF8.self)) else { return nil }

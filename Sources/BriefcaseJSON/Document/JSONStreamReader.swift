@@ -37,8 +37,12 @@ public struct JSONStreamReader {
     /// Reads the document, handing its head and elements to `consumer`. Errors are those of
     /// `JSONDocumentDecoder` (JSON path, and byte offset where it helps).
     public mutating func read<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
-        if try !readStreaming(into: &consumer) {
-            try readWhole(into: &consumer)
+        do {
+            if try !readStreaming(into: &consumer) {
+                try readWhole(into: &consumer)
+            }
+        } catch {
+            throw error.locatedInJSON(buf)
         }
     }
 
@@ -54,10 +58,13 @@ public struct JSONStreamReader {
         var members: [(key: String, value: JSONValue)] = []
         var elementsOffset: Int?
         var begun: JSONDocumentHead?
+        var keys = UniqueKeys()
         while true {
+            let keyOffset = i
             guard let key = try key(depth: 1) else { return false }
+            try keys.insert(key, at: keyOffset)
             skipWhitespace()
-            if key == "elements" && elementsOffset == nil {
+            if key == "elements" {
                 elementsOffset = i
                 if let head = try partialHead(members) {
                     try consumer.begin(head)
@@ -90,8 +97,7 @@ public struct JSONStreamReader {
         return true
     }
 
-    /// The head, when the members before `elements` hold the four keys it needs (a key that comes
-    /// later does not change those: the first of equal keys counts).
+    /// The head, when the members before `elements` hold the four keys it needs.
     private func partialHead(_ members: [(key: String, value: JSONValue)]) throws(BriefcaseError) -> JSONDocumentHead? {
         for key in ["format", "version", "container", "encoding"] where !members.contains(where: { $0.key == key }) {
             return nil
@@ -105,7 +111,7 @@ public struct JSONStreamReader {
         do {
             root = try JSONParser.parse(UnsafeRawBufferPointer(buf))
         } catch {
-            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+            throw error.briefcaseError
         }
         let document = try JSONDocumentDecoder().decode(root)
         let codePage = root["encoding"]?.stringValue.flatMap { CodePage(name: $0) } ?? .utf8
@@ -155,16 +161,19 @@ public struct JSONStreamReader {
         var rows: [Row]?
         var changes: [DeltaChange]?
         func first(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        var keys = UniqueKeys()
         while true {
+            let keyOffset = i
             guard let key = try key(depth: 3) else { return try wholeElement(start, path, reader) }
+            try keys.insert(key, at: keyOffset)
             skipWhitespace()
             let kind = first("kind")?.stringValue
-            if key == "rows" && rows == nil && kind == "table" {
+            if key == "rows" && kind == "table" {
                 guard let fields = first("fields") else { return try wholeElement(start, path, reader) }
                 let types = try reader.fieldDescriptors(Node(fields, path + ".fields")).map(\.type)
                 guard let streamed = try self.rows(types, path + ".rows", reader) else { return try wholeElement(start, path, reader) }
                 rows = streamed
-            } else if key == "changes" && changes == nil && kind == "delta" {
+            } else if key == "changes" && kind == "delta" {
                 guard let logged = first("loggedFields") else { return try wholeElement(start, path, reader) }
                 let types = try reader.loggedFields(Node(logged, path + ".loggedFields")).map(\.type)
                 guard let streamed = try self.changes(types, path + ".changes", reader) else { return try wholeElement(start, path, reader) }
@@ -227,9 +236,7 @@ public struct JSONStreamReader {
                 // Not the plain form: the decoder's own reading of this row (or its message).
                 i = start
                 let (value, next) = try parseValue(depth: 4)
-                rows.append(try Self.located(at: start) { () throws(BriefcaseError) in
-                    try reader.values(Node(value, "\(path)[\(rows.count)]"), types)
-                })
+                rows.append(try reader.values(Node(value, "\(path)[\(rows.count)]"), types))
                 i = next
             }
             skipWhitespace()
@@ -249,28 +256,14 @@ public struct JSONStreamReader {
         var changes: [DeltaChange] = []
         while true {
             skipWhitespace()
-            let start = i
             let (value, next) = try parseValue(depth: 4)
-            changes.append(try Self.located(at: start) { () throws(BriefcaseError) in
-                try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types)
-            })
+            changes.append(try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types))
             i = next
             skipWhitespace()
             if at(.comma) { i += 1; continue }
             guard at(.closeBracket) else { return nil }
             i += 1
             return changes
-        }
-    }
-
-    /// `read()`, its error given the byte offset `start` when it has none.
-    static func located<T>(at start: Int, _ read: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
-        do throws(BriefcaseError) {
-            return try read()
-        } catch {
-            var located = error
-            if located.offset == nil { located.offset = start }
-            throw located
         }
     }
 
@@ -293,7 +286,7 @@ public struct JSONStreamReader {
         do {
             return try JSONParser.parseValue(buf, at: i, depth: depth)
         } catch {
-            throw BriefcaseError(.invalidData, "not valid JSON: \(error.message)", offset: error.offset)
+            throw error.briefcaseError
         }
     }
 
@@ -307,6 +300,18 @@ public struct JSONStreamReader {
             case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
             default: return
             }
+        }
+    }
+}
+
+/// The keys of one object as the reader goes through it: a key given twice is refused, as
+/// `JSONParser` refuses it, at its second occurrence.
+struct UniqueKeys {
+    private var seen: Set<String> = []
+
+    mutating func insert(_ key: String, at offset: Int) throws(BriefcaseError) {
+        guard seen.insert(key).inserted else {
+            throw JSONParseError.duplicateKey(key, at: offset).briefcaseError
         }
     }
 }

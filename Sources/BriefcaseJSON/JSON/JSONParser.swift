@@ -8,7 +8,8 @@ import BriefcaseKit
 //   are the RFC set only; `\uD800`-style unpaired surrogate escapes are rejected (a Swift
 //   String cannot hold them). `\u0000` is accepted.
 // - Numbers are validated against the RFC grammar and kept as their exact source text.
-// - Duplicate object keys are kept, in order (see `JSONObject.firstDuplicateKey`).
+// - A key that occurs twice in one object is an error (RFC 8259 leaves it to the reader; a
+//   document that says two things at once is refused rather than read by guessing which counts).
 // - The parser is iterative (explicit container stack), so nesting costs heap, not
 //   machine stack; `maxDepth` bounds it anyway. Keep `maxDepth` modest: destroying,
 //   comparing or serializing a JSONValue is recursive in its depth.
@@ -21,6 +22,7 @@ import BriefcaseKit
 //   leading zero                  -> the leading "0"
 //   invalid literal (`nul`, `True`) -> first byte of the literal
 //   nesting too deep              -> the "[" or "{" that exceeds maxDepth
+//   duplicate key                 -> the opening quote of its second occurrence
 
 /// A parse failure: what went wrong and the byte offset where it was detected.
 public struct JSONParseError: Error, CustomStringConvertible, Sendable, Hashable {
@@ -34,6 +36,12 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable, Hashable
 
     /// `"offset N: message"`.
     public var description: String { "offset \(offset): \(message)" }
+
+    /// A key given twice in one object, at its second occurrence (readers that go through an
+    /// object themselves refuse it with the same words).
+    public static func duplicateKey(_ key: String, at offset: Int) -> JSONParseError {
+        JSONParseError(message: "duplicate key \(JSONPath.quoted(key)) in an object", offset: offset)
+    }
 }
 
 public enum JSONParser {
@@ -111,6 +119,25 @@ private struct Parser {
         var start = 0
         /// Key of the member whose value is being parsed (objects only).
         var key: String = ""
+        /// The keys of the members before it, once there are enough that a linear search is slow.
+        var keys: Set<String>?
+    }
+
+    /// Refuses `key` (starting at `offset`) when the object of `frame` already has it.
+    func checkUnique(_ key: String, in frame: inout Frame, at offset: Int) throws(JSONParseError) {
+        let previous = memberStack[frame.start...]
+        let seen: Bool
+        if previous.count < 16 {
+            seen = previous.contains { $0.key == key }
+        } else {
+            if frame.keys == nil {
+                frame.keys = Set(previous.map(\.key))
+            } else {
+                frame.keys!.insert(previous.last!.key)
+            }
+            seen = frame.keys!.contains(key)
+        }
+        if seen { throw .duplicateKey(key, at: offset) }
     }
 
     // MARK: errors
@@ -212,7 +239,10 @@ private struct Parser {
                         memberStack.append((key: key, value: value))
                         i &+= 1
                         skipWhitespace()
-                        frames[top].key = try parseKey()
+                        let keyOffset = i
+                        let next = try parseKey()
+                        try checkUnique(next, in: &frames[top], at: keyOffset)
+                        frames[top].key = next
                         continue nextValue
                     } else if byte == UInt8(ascii: "}") {
                         i &+= 1

@@ -64,8 +64,8 @@ public struct JSONObject: Hashable, Sendable {
         members.append((key: key, value: value))
     }
 
-    /// The first key that occurs more than once, if any (RFC 8259 says names SHOULD be unique;
-    /// the parser keeps duplicates so callers can decide).
+    /// The first key that occurs more than once, if any. `JSONParser` refuses such objects; one
+    /// built in code can still have them.
     public var firstDuplicateKey: String? {
         var seen = Set<String>()
         seen.reserveCapacity(members.count)
@@ -254,4 +254,21 @@ extension JSONValue {
 extension JSONValue: CustomStringConvertible {
     /// Compact JSON text of the value.
     public var description: String { String(decoding: serialized(), as: UTF8.self) }
+}
+
+extension JSONValue {
+    /// What an error message says was found where something else was expected: `null`,
+    /// `true`, `a number (45000.5)`, `a string ("abc")`, `an array of 3 items`, `an object`.
+    public var foundDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let text): return "a number (\(text.count > 40 ? text.prefix(40) + "…" : text))"
+        case .string(let text):
+            let shown = text.count > 40 ? JSONValue.string(String(text.prefix(40))).description + "…" : JSONValue.string(text).description
+            return "a string (\(shown))"
+        case .array(let items): return items.count == 1 ? "an array of 1 item" : "an array of \(items.count) items"
+        case .object: return "an object"
+        }
+    }
 }

@@ -51,7 +51,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    static func isPlainKey(_ key: String) -> Bool {
+    public static func isPlainKey(_ key: String) -> Bool {
         guard let first = key.utf8.first else { return false }
         func letter(_ b: UInt8) -> Bool {
             (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
@@ -62,7 +62,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `key` as a JSON string literal.
-    static func quoted(_ key: String) -> String {
+    public static func quoted(_ key: String) -> String {
         var out = "\""
         for scalar in key.unicodeScalars {
             switch scalar {
