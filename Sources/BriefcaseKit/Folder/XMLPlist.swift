@@ -30,6 +30,13 @@ struct XMLPlistReader {
         BriefcaseError(.invalidData, "not a property list of strings: \(message) (at byte \(offset ?? i))")
     }
 
+    /// `expected WHAT, found` the text at `i` (up to 20 bytes, or "the end").
+    private func mismatch(_ expected: String) -> BriefcaseError {
+        guard i < bytes.count else { return fail("expected \(expected), found the end") }
+        let shown = bytes[i..<min(bytes.count, i + 20)].prefix { $0 != 0x0A && $0 != 0x0D }
+        return fail("expected \(expected), found \"\(String(decoding: shown, as: UTF8.self))\(i + shown.count < bytes.count ? "…" : "")\"")
+    }
+
     private func starts(_ text: String, at index: Int? = nil) -> Bool {
         bytes[min(index ?? i, bytes.count)...].starts(with: text.utf8)
     }
@@ -82,7 +89,7 @@ struct XMLPlistReader {
             try skipMisc()
         }
         if starts("<?") { throw fail("processing instructions are not allowed") }
-        guard startsTag("plist") else { throw fail(i == bytes.count ? "no <plist> element" : "expected <plist>") }
+        guard startsTag("plist") else { throw i == bytes.count ? fail("no <plist> element") : mismatch("<plist>") }
         var entries: [(key: String, value: PropertiesPlist.Value)] = []
         if try !startTag("plist") {
             try skipMisc()
@@ -150,10 +157,10 @@ struct XMLPlistReader {
 
     /// `</name>`.
     private mutating func endTag(_ name: String) throws(BriefcaseError) {
-        guard starts("</" + name) else { throw fail("expected </\(name)>") }
+        guard starts("</" + name) else { throw mismatch("</\(name)>") }
         i += 2 + name.utf8.count
         skipSpace()
-        guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw fail("expected </\(name)>") }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw mismatch("</\(name)>") }
         i += 1
     }
 
@@ -166,7 +173,7 @@ struct XMLPlistReader {
                 try endTag("dict")
                 return entries
             }
-            guard startsTag("key") else { throw fail("expected <key> or </dict>") }
+            guard startsTag("key") else { throw mismatch("<key> or </dict>") }
             let key = try startTag("key") ? "" : try text(of: "key")
             try skipMisc()
             let valueStart = i
@@ -181,7 +188,7 @@ struct XMLPlistReader {
             } else if starts("</dict") || startsTag("key") {
                 throw fail("property '\(key)' has no value")
             } else {
-                throw fail("property '\(key)': expected <string> or <data>")
+                throw mismatch("<string> or <data> for property '\(key)'")
             }
         }
     }
