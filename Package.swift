@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
-        .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
+        .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "BriefcaseJSON"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]
