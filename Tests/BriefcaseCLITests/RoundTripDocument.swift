@@ -17,6 +17,8 @@ struct RoundTripDocument {
     var bin2Refusals: [String] = []
     /// Why a bare Bin2 stream must refuse it besides.
     var bareStreamRefusal: String?
+    /// Why a folder must refuse it besides.
+    var folderRefusal: String?
     /// The names of the tables, as the folder writer shows them (its file names are these).
     var displayNames: [ByteString: String]
 
@@ -28,8 +30,12 @@ struct RoundTripDocument {
                                      codePage: codePage, displayNames: [:])
         if made.document.container == .dabriefcase {
             for i in 0..<random.below(4) {
-                let values: [ByteString] = ["1", ByteString(utf8: "中文 \"q\""), ByteString([0xff, 0x00, 0x41]), "", ByteString(utf8: "<a>&amp;")]
-                made.document.file.properties.append(BriefcaseProperty(name: ByteString(utf8: "P\(i)"), value: values[random.below(values.count)]))
+                let values: [ByteString] = ["1", ByteString(utf8: "中文 \"q\""), ByteString([0xff, 0x00, 0x41]), "", ByteString(utf8: "<a>&amp;"),
+                                            ByteString(utf8: "v\u{2}\r\n")]
+                // Names repeat now and then; some hold a control character, which a folder cannot store.
+                let name = random.chance(8) ? "P0" : random.chance(15) ? "P\u{1}\(i)" : "P\(i)"
+                if name.contains("\u{1}") { made.folderRefusal = "which XML cannot carry" }
+                made.document.file.properties.append(BriefcaseProperty(name: ByteString(utf8: name), value: values[random.below(values.count)]))
             }
             if random.chance(20) { made.document.file.headerPadding = ByteString([0, 1, 2, 0xff]) }
         }
@@ -102,7 +108,7 @@ struct RoundTripDocument {
         var schema: Schema?
         if random.chance(75) {
             let lists = fields.map { field -> [SchemaProperty] in
-                let attribute: ByteString? = [nil, "", ByteString([0xc3, 0x28]), ByteString(utf8: "Datastore.JSON")][random.below(4)]
+                let attribute: ByteString? = [nil, "", ByteString([0xc3, 0x28]), "Datastore.JSON", "Datastore.RecordID"][random.below(5)]
                 return [SchemaProperty(name: "Name", value: field.name), SchemaProperty("DataType", field.type.name),
                         SchemaProperty(name: "CustomAttributes", value: attribute)]
             }

@@ -14,10 +14,13 @@ import BriefcaseTestSupport
 /// - dabriefcase: the container (a bin2 document comes back as `dabriefcase`, with `properties: []`).
 /// - bin2: the container; a document with properties or header padding is refused (a bare stream
 ///   holds neither).
-/// - folder: the container; the header padding (a table file has none, `Properties.plist` holds
-///   only the properties); and the element order: each table's dataset and delta are one file,
-///   the files are read in file-name order (Spec/folder-briefcase.md §2.3, §2.4), computed here
-///   from the names the generator gave.
+/// - folder: refused when a property name holds a character XML cannot carry (its plist could
+///   not be read back); else the container; the header padding (a table file has none,
+///   `Properties.plist` holds only the properties); and the element order: each table's dataset
+///   and delta are one file, the files are read in file-name order (Spec/folder-briefcase.md
+///   §2.3, §2.4), computed here from the names the generator gave.
+///
+/// Every third document goes through gzip (`out.json.gz` …; not a folder).
 ///
 /// Binary outputs are read back with the document's `--encoding`: a binary file stores bytes,
 /// and without it the reader guesses a code page, which changes how the JSON shows them.
@@ -46,9 +49,11 @@ struct RoundTripPropertyTests {
         try Data(original).write(to: URL(fileURLWithPath: input))
 
         for format in Format.allCases {
-            let out = dir.appendingPathComponent(format.fileName).path
+            // Every third document through gzip (a trailing .gz), which every format but a folder takes.
+            let out = dir.appendingPathComponent(format.fileName + (seed % 3 == 0 && format != .folder ? ".gz" : "")).path
             let back = dir.appendingPathComponent("back-\(format.rawValue).json").path
             let refusals = (format.isBinary ? made.bin2Refusals : []) + (format == .bin2 ? made.bareStreamRefusal.map { [$0] } ?? [] : [])
+                + (format == .folder ? made.folderRefusal.map { [$0] } ?? [] : [])
             let there = try CLITests.run(["convert", input, out])
             guard there.status == 0 else {
                 #expect(there.status == 1, "seed \(seed), → \(format): exit \(there.status): \(there.stderr)")
@@ -82,6 +87,8 @@ struct RoundTripPropertyTests {
             seen.insert("container \(made.document.container)")
             seen.insert("code page \(made.codePage.name)")
             if !file.properties.isEmpty { seen.insert("properties") }
+            if Set(file.properties.map(\.name)).count < file.properties.count { seen.insert("repeated property name") }
+            if file.properties.contains(where: { $0.name.bytes.contains(1) }) { seen.insert("property name XML cannot carry") }
             if !file.headerPadding.isEmpty { seen.insert("header padding") }
             for (i, element) in file.stream.elements.enumerated() {
                 switch element {
@@ -107,6 +114,7 @@ struct RoundTripPropertyTests {
         }
         let expected: Set<String> = [
             "container dabriefcase", "container bin2", "code page utf-8", "code page gbk", "properties", "header padding",
+            "repeated property name", "property name XML cannot carry",
             "no fields, 0 rows", "no fields, 1 rows", "no fields, 3 rows", "no fields, 65536 rows", "no fields, 70000 rows",
             "fields, no rows", "no schema, zero", "no schema, position", "schema parameters", "unknown type",
             "delta full", "delta countOnly", "delta mismatchedCounts", "unknown change type", "unknown status", "orphan delta", "delta first",
