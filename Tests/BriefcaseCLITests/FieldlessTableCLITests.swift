@@ -44,12 +44,8 @@ struct FieldlessTableCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["in.json"])
 
         for name in ["out.json", "out.snapshot.json"] {
-            let out = dir.appendingPathComponent(name).path, back = dir.appendingPathComponent("back-" + name + ".json").path
-            let there = try CLITests.run(["convert", input.path, out])
-            #expect(there.status == 0, "\(name): \(there.stderr)")
-            let again = try CLITests.run(["convert", out, back])
-            #expect(again.status == 0, "\(name): \(again.stderr)")
-            #expect(FileManager.default.contents(atPath: back) == Data(original), "\(name) reads back as the document it came from")
+            let out = dir.appendingPathComponent(name).path
+            #expect(try Self.convertAndBack(input.path, out) == Data(original), "\(name) reads back as the document it came from")
             // From a document read as a whole (not element by element), the binary writer refuses it the same way.
             let binary = dir.appendingPathComponent(name + ".daBriefcase").path
             let refused = try CLITests.run(["convert", out, binary])
@@ -69,12 +65,18 @@ struct FieldlessTableCLITests {
         // A bare stream reads back as a document of container bin2, the rest as the original.
         let expected = ["out.daBriefcase": original, "out.briefcase": original, "out.bin2": try Self.document(rows: 65_536, container: .bin2)]
         for (name, document) in expected {
-            let out = dir.appendingPathComponent(name).path, back = dir.appendingPathComponent(name + ".json").path
-            let there = try CLITests.run(["convert", input.path, out])
-            #expect(there.status == 0, "\(name): \(there.stderr)")
-            let again = try CLITests.run(["convert", out, back])
-            #expect(again.status == 0, "\(name): \(again.stderr)")
-            #expect(FileManager.default.contents(atPath: back) == Data(document), "\(name) reads back as the document it came from")
+            let out = dir.appendingPathComponent(name).path
+            #expect(try Self.convertAndBack(input.path, out) == Data(document), "\(name) reads back as the document it came from")
         }
+    }
+
+    /// `convert input out`, then `convert out out.back.json`: the JSON read back (nil when a step fails).
+    static func convertAndBack(_ input: String, _ out: String) throws -> Data? {
+        let back = out + ".back.json"
+        let there = try CLITests.run(["convert", input, out])
+        #expect(there.status == 0, "→ \(out): \(there.stderr)")
+        let again = try CLITests.run(["convert", out, back])
+        #expect(again.status == 0, "\(out) →: \(again.stderr)")
+        return FileManager.default.contents(atPath: back)
     }
 }

@@ -115,17 +115,11 @@ public enum RandomBriefcase {
     }
 }
 
-/// The seeded generator of `RandomBriefcase` (SplitMix64, offset seed), with the helpers it uses.
-public struct SplitMix {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed &+ 0x1234_5678 }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+/// The seeded generator of `RandomBriefcase`: SplitMix64 from an offset seed, with the helpers it uses.
+public typealias SplitMix = SplitMix64
+
+extension SplitMix64 {
+    public init(seed: UInt64) { self.init(state: seed &+ 0x1234_5678) }
     public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
