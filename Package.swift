@@ -39,8 +39,8 @@ let package = Package(
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
-        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseTestSupport"]),
-        .target(name: "BriefcaseTestSupport", path: "Tests/Support"),
+        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
+        .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "BriefcaseJSON"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]

@@ -121,7 +121,7 @@ struct Restorer {
         }
 
         let deltas = snapshot.deltas ?? []
-        let tableFieldIDs = try self.tableFieldIDs()
+        let tableColumns = try self.tableColumns()
         var usedRows = Set<RecordKey>()
         var usedChanges = Set<[Int]>()
         for (e, item) in try array(meta["elements"], "\(root).elements").enumerated() {
@@ -144,7 +144,7 @@ struct Restorer {
                         throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
                     }
                     var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
-                    let source = RecordSource(tid: tid, rid: id, fieldsPath: rowDataPath(tid: tid, rid: id))
+                    let source = RecordSource(tid: tid, rid: id, fieldsPath: { [snapshot] in Self.rowDataPath(in: snapshot, tid: tid, rid: id) })
                     try checkKnown(record.fields.lazy.map(\.name), known: Set(roles.compactMap(\.fieldID)), source)
                     var overridden = Set<Int>()
                     if let overrides = exact[id] {
@@ -188,7 +188,7 @@ struct Restorer {
                     }
                     if let datastore, let (d, index) = datastoreIndex {
                         try checkNewValues(change.newValues, of: datastore, roles: roles, types: types, overridden: overridden,
-                                           tableFields: tableFieldIDs[tid] ?? [], at: Self.changeFieldsPath(delta: d, index: index))
+                                           tableColumns: tableColumns[tid], at: Self.changeFieldsPath(delta: d, index: index))
                     }
                     delta.changes.append(change)
                 }
@@ -250,37 +250,39 @@ struct Restorer {
         return positions
     }
 
-    /// The field ids of each table element's columns, by table id: an insert carries every
-    /// column of its table, logged or not.
-    private func tableFieldIDs() throws(BriefcaseError) -> [String: Set<String>] {
-        var ids: [String: Set<String>] = [:]
+    /// The columns of each table element by field id, by table id: an insert carries every
+    /// column of its table, logged or not, and a change's values are those of the table's columns.
+    private func tableColumns() throws(BriefcaseError) -> [String: [String: TableColumn]] {
+        var columns: [String: [String: TableColumn]] = [:]
         for item in try array(meta["elements"], "\(Self.root).elements") {
             guard case .object(let object) = item, object["kind"] == .string("table"), case .string(let tid)? = object["tid"],
                   case .array(let fields)? = object["fields"] else { continue }
             for case .object(let field) in fields {
-                if case .string(let id)? = field["id"] { ids[tid, default: []].insert(id) }
+                guard case .string(let id)? = field["id"], case .string(let name)? = field["type"], let type = DataType(name: name) else { continue }
+                columns[tid, default: [:]][id] = TableColumn(type: type, json: field["json"] == .bool(true))
             }
         }
-        return ids
+        return columns
     }
 
     /// The checks of a change's new values against the datastore change they came from.
     private func checkNewValues(_ values: [Value?], of change: DatastoreChange, roles: [ColumnRole], types: [DataType],
-                                overridden: Set<Int>, tableFields: Set<String>, at path: JSONPath) throws(BriefcaseError)
+                                overridden: Set<Int>, tableColumns: [String: TableColumn]?, at path: JSONPath) throws(BriefcaseError)
     {
-        let source = RecordSource(tid: change.tableID, rid: change.recordID, fieldsPath: path)
+        let source = RecordSource(tid: change.tableID, rid: change.recordID, fieldsPath: { path })
         let logged = Set(roles.compactMap(\.fieldID))
         switch change {
         case .insert(_, _, let fields):
-            try checkKnown(fields.fields.lazy.map(\.name), known: logged.union(tableFields), source)
-            try checkTaken(values, roles: roles, types: types, overridden: overridden, given: { fields[$0] }, source)
+            try checkKnown(fields.fields.lazy.map(\.name), known: logged.union(tableColumns?.keys ?? [:].keys), source)
+            try checkTaken(values, roles: roles, types: types, overridden: overridden, given: { fields[$0] },
+                           tableColumn: { tableColumns?[$0] }, source)
         case .update(_, _, let updates):
             try checkKnown(updates.lazy.map(\.field), known: logged, source)
             try checkOperations(updates, source)
             try checkTaken(values, roles: roles, types: types, overridden: overridden, given: { id in
                 guard case .put(let value)? = updates.last(where: { $0.field == id })?.operation else { return nil }
                 return value
-            }, source)
+            }, tableColumn: { tableColumns?[$0] }, source)
         case .delete:
             break
         }

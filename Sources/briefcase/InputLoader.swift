@@ -18,9 +18,9 @@ enum InputLoader {
                 // Read by offset (standard input and gzip from their spooled copy), never whole.
                 return try BinaryFileInput.load(path, format: format, encoding: encoding, announceEncoding: announceEncoding)!
             case .json:
-                let document = try GzipInput.read(path, as: format).decoding { try JSONDocumentDecoder().decode($0) }
+                let (document, named) = try GzipInput.read(path, as: format).decoding { try JSONDocumentDecoder().decodeNamingCodePage($0) }
                 // The document names the code page its text is to be written back in.
-                let codePage = encoding ?? CodePage.detect(in: document.file).codePage
+                let codePage = encoding ?? named
                 return LoadedBriefcase(path: path, format: format, document: document, codePage: codePage, warnings: [])
             case .folder:
                 let briefcase = try Briefcase.openFolder(path, codePage: encoding)

@@ -183,17 +183,3 @@ struct CountingSink: ByteSink {
         }
     }
 }
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x1234_5678 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}

@@ -7,16 +7,26 @@ public struct JSONDocumentDecoder {
 
     /// Errors carry both the JSON path and the byte offset of what is wrong.
     public func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseDocument {
+        try decodeNamingCodePage(bytes).document
+    }
+
+    /// The document and the code page its `encoding` names: the one its 8-bit strings are shown
+    /// in when it is written as JSON again (json → json gives back the same document).
+    public func decodeNamingCodePage(_ bytes: [UInt8]) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
         do throws(BriefcaseError) {
             let root: JSONValue
             do { root = try JSONParser.parse(bytes) } catch { throw error.briefcaseError }
-            return try decode(root)
+            return try decodeNamingCodePage(root)
         } catch {
             throw error.locatedInJSON(bytes)
         }
     }
 
     public func decode(_ root: JSONValue) throws(BriefcaseError) -> BriefcaseDocument {
+        try decodeNamingCodePage(root).document
+    }
+
+    public func decodeNamingCodePage(_ root: JSONValue) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
         let top = try Node(root, "$").object()
         let head = try Self.head(top)
         let reader = ValueReader(codePage: head.codePage)
@@ -25,7 +35,7 @@ public struct JSONDocumentDecoder {
             file.stream.elements.append(try reader.element(element))
         }
         try head.checkContainer()
-        return BriefcaseDocument(container: head.container, file: file)
+        return (BriefcaseDocument(container: head.container, file: file), head.codePage)
     }
 
     /// Everything but the elements: `format`, `version`, `container`, `encoding`, `properties`,

@@ -198,7 +198,7 @@ extension Bin2Decoder {
         let maskSize = (fieldCount + 7) / 8
         // A row takes at least its mask; rows of a table without fields take nothing, so cap those.
         let rowBytes = (elementEnd ?? reader.endIndex) - reader.readerIndex
-        let rowLimit = maskSize > 0 ? rowBytes / maskSize : 1 << 16
+        let rowLimit = maskSize > 0 ? rowBytes / maskSize : Bin2Stream.maximumRowsWithoutFields
         guard rowCount <= rowLimit else {
             throw BriefcaseError(.invalidData, "row count is \(rowCount) but only \(rowBytes) bytes remain for rows",
                                  offset: rowCountOffset)

@@ -40,6 +40,12 @@ public enum Bin2Encoder {
     }
 
     static func encodeTable(_ table: Table, into writer: inout ByteWriter) throws(BriefcaseError) {
+        // Every Bin2 writer (whole stream, element by element, lazy briefcase) comes here: what
+        // the reader would refuse (`Bin2Stream.maximumRowsWithoutFields`) is not written.
+        guard !table.fields.isEmpty || table.rows.count <= Bin2Stream.maximumRowsWithoutFields else {
+            throw BriefcaseError(.invalidModel, "a table without fields has \(table.rows.count) rows; a Bin2 stream holds at most "
+                                 + "\(Bin2Stream.maximumRowsWithoutFields) in such a table (its readers refuse more); convert to json or snapshot instead")
+        }
         writer.writeInteger(UInt8(table.schema == nil ? 0 : 1))
         let schemaEndField = writer.count
         writer.writeInt32(0)

@@ -42,6 +42,7 @@ extension Briefcase {
     }
 
     private func writeFolder() throws(BriefcaseError) {
+        let plist = try Self.propertiesPlist(properties, codePage: codePage) // refused before any table is written
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -76,17 +77,31 @@ extension Briefcase {
             guard unlink(stalePath) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
         }
         tableFilesOnDisk = Set(fileNames)
-        try FileIO.writeAtomically(Self.propertiesPlist(properties, codePage: codePage), to: path + "/" + Self.propertiesFileName)
+        try FileIO.writeAtomically(plist, to: path + "/" + Self.propertiesFileName)
     }
 
-    /// The `Properties.plist` of a folder briefcase.
-    static func propertiesPlist(_ properties: [BriefcaseProperty], codePage: CodePage) -> [UInt8] {
-        let plist = properties.map { property -> (key: String, value: PropertiesPlist.Value) in
-            // Keys must be text (lossy for bytes the code page cannot show); values that are not
-            // reversible text, or hold characters XML cannot carry, travel as <data>.
-            let key = codePage.decodeReversibly(property.name) ?? codePage.decodeForDisplay(property.name)
-            if let text = codePage.decodeReversibly(property.value), PropertiesPlist.isXMLText(text) { return (key, .string(text)) }
-            return (key, .data(property.value.array))
+    /// The `Properties.plist` of a folder briefcase. A property name that is not text in the
+    /// code page (a `<key>` is text; its bytes would come back as other bytes), or holds a
+    /// character XML cannot carry (a control character but tab, LF and CR: no reader could read
+    /// the file back), is refused (Spec/folder-briefcase.md §4).
+    static func propertiesPlist(_ properties: [BriefcaseProperty], codePage: CodePage) throws(BriefcaseError) -> [UInt8] {
+        var plist: [(key: String, value: PropertiesPlist.Value)] = []
+        for property in properties {
+            // Values that are not reversible text, or hold characters XML cannot carry, travel as <data>.
+            guard let key = codePage.decodeReversibly(property.name) else {
+                throw BriefcaseError(.invalidModel, "property name \(codePage.decodeForDisplay(property.name).debugDescription) "
+                                     + "(bytes \(property.name.bytes.map { String(format: "%02X", $0) }.joined(separator: " "))) is not text in \(codePage.name): "
+                                     + "Properties.plist keys are text, so it cannot be stored as given (convert to dabriefcase or json instead)")
+            }
+            if let bad = key.unicodeScalars.first(where: { !PropertiesPlist.isXMLText(String($0)) }) {
+                throw BriefcaseError(.invalidModel, "property name \(key.debugDescription) holds U+\(String(format: "%04X", bad.value)), "
+                                     + "which XML cannot carry: Properties.plist cannot store it (convert to dabriefcase or json instead)")
+            }
+            if let text = codePage.decodeReversibly(property.value), PropertiesPlist.isXMLText(text) {
+                plist.append((key, .string(text)))
+            } else {
+                plist.append((key, .data(property.value.array)))
+            }
         }
         return PropertiesPlist.encode(plist)
     }

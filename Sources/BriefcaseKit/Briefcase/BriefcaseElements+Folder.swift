@@ -57,7 +57,7 @@ extension BriefcaseElements {
             for name in fileNames { unlink(path + "/" + name) }
         })
         try flush()
-        try FileIO.writeAtomically(Briefcase.propertiesPlist(properties, codePage: report.codePage), to: path + "/" + Briefcase.propertiesFileName)
+        try FileIO.writeAtomically(try Briefcase.propertiesPlist(properties, codePage: report.codePage), to: path + "/" + Briefcase.propertiesFileName)
         report.codePage = codePage
         return report
     }

@@ -33,6 +33,12 @@ public struct Bin2Stream: Hashable, Sendable {
 
     public init(elements: [Element] = []) { self.elements = elements }
 
+    /// The most rows a table without fields may hold (Spec/bin2.md §8.8). Such rows take no
+    /// bytes, so the reader cannot bound their count by the bytes left and caps it here rather
+    /// than allocate by an untrusted count; the writer refuses more, so that what is written
+    /// can be read back.
+    public static let maximumRowsWithoutFields = 1 << 16
+
     public var tables: [Table] {
         elements.compactMap { if case .table(let t) = $0 { return t } else { return nil } }
     }

@@ -1,14 +1,14 @@
 import BriefcaseKit
-@testable import BriefcaseDatastore
 
-/// Random briefcases for comparing the streamed export with the reference: every data type,
+/// Random briefcases for comparing the streamed snapshot export with the reference
+/// (StreamingExportTests), and their values for the round-trip property (RoundTripPropertyTests): every data type,
 /// the edge values each mapping treats apart (NaN, invalid UTF-8, unpaired surrogates, booleans
 /// other than 0/1, currencies beyond 10^15, large unsigned integers, sub-millisecond dates,
 /// decimals of every scale), record-id and JSON columns, keys, and deltas of every kind.
-enum RandomBriefcase {
-    static let types: [DataType] = DataType.allKnown.filter { $0.storage != nil }
+public enum RandomBriefcase {
+    public static let types: [DataType] = DataType.allKnown.filter { $0.storage != nil }
 
-    static func make(_ random: inout SplitMix) -> BriefcaseDocument {
+    public static func make(_ random: inout SplitMix) -> BriefcaseDocument {
         var elements: [Element] = []
         for t in 0..<(1 + random.below(3)) {
             let name = ByteString(utf8: ["Orders", "客户", "a b", "Items", "x"][random.below(5)] + (t == 0 ? "" : "\(t)"))
@@ -55,7 +55,7 @@ enum RandomBriefcase {
             properties: [BriefcaseProperty(name: "Version", value: "1")], stream: Bin2Stream(elements: elements)))
     }
 
-    static func value(_ type: DataType, _ random: inout SplitMix) -> Value {
+    public static func value(_ type: DataType, _ random: inout SplitMix) -> Value {
         switch type.storage! {
         case .ansiString:
             switch random.below(6) {
@@ -113,4 +113,13 @@ enum RandomBriefcase {
             return .decimal(Decimal96(text)!)
         }
     }
+}
+
+/// The seeded generator of `RandomBriefcase`: SplitMix64 from an offset seed, with the helpers it uses.
+public typealias SplitMix = SplitMix64
+
+extension SplitMix64 {
+    public init(seed: UInt64) { self.init(state: seed &+ 0x1234_5678) }
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
