@@ -4,6 +4,8 @@ import PackageDescription
 let package = Package(
     name: "briefcase",
     products: [
+        // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
+        .library(name: "JSONCore", targets: ["JSONCore"]),
         // The codec: Bin2 streams, DABRC600 single-file briefcases, the value model, code pages.
         .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
         // The lossless JSON document of a briefcase (reader and streaming writer).
@@ -18,30 +20,31 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "BriefcaseKit", dependencies: ["CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "JSONCore"),
+        .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
-        .target(name: "BriefcaseJSON", dependencies: ["BriefcaseKit"]),
-        .target(name: "DatastoreKit", dependencies: ["BriefcaseJSON"]),
-        .target(name: "BriefcaseDatastore", dependencies: ["BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
+        .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit"]),
+        .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
+        .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "CSystemShims",
+                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
         // Benchmarks: `swift run -c release briefcase-bench --size 100MB` (README, "Benchmarks").
-        .executableTarget(name: "briefcase-bench", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore"], path: "Sources/BriefcaseBench"),
+        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
-        .testTarget(name: "BriefcaseJSONTests", dependencies: ["BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
+        .testTarget(name: "BriefcaseJSONTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
-        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
+        .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
-        .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "BriefcaseJSON"]),
-        .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
+        .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
+        .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]
 )

@@ -12,6 +12,7 @@
 //
 // Scripts/fuzz.sh json SECONDS
 
+import JSONCore
 import BriefcaseKit
 import BriefcaseJSON
 

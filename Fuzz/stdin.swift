@@ -10,6 +10,7 @@
 //
 // Scripts/fuzz.sh stdin SECONDS
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 #if canImport(Glibc)

@@ -44,8 +44,8 @@ usage() {
 deps_of() {
   case "$1" in
     # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
-    briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "BriefcaseKit BriefcaseJSON" ;;
-    snapshot) echo "BriefcaseKit BriefcaseJSON DatastoreKit" ;;
+    briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "JSONCore BriefcaseKit BriefcaseJSON" ;;
+    snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
     *) return 1 ;;
   esac
 }

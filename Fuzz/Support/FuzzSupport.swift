@@ -5,6 +5,7 @@
 // those), and what decodes must survive the round trips checked here. A broken property stops
 // the process with `fuzzFailure`, which libFuzzer reports as a crash and saves the input.
 
+import JSONCore
 import BriefcaseKit
 import BriefcaseJSON
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONCore
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit

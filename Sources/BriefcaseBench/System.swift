@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONCore
 import Foundation
 
 /// Clocks, resource usage and child processes: the measuring side of the benchmark.

@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import Foundation

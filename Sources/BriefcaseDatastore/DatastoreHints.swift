@@ -7,6 +7,7 @@
 // - the briefcase property `DatastoreSnapshot`: JSON text
 //   `{"rev": r, "tables": [[name, tid], …], "deltas": [{"rev", "nonce", "changes": [[table name, change recordID], …]}, …], "extras": {…}}`.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -8,6 +8,7 @@
 // So every name that fits has exactly one id, every id has exactly one name, and
 // encode(decode(id)) == id for every valid id: a plain snapshot's ids come back unchanged.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

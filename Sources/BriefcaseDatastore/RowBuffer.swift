@@ -3,6 +3,7 @@
 // `[UInt8]` append costs ~100 instructions per call, which dominated the streamed rows).
 // Escaping and number forms are exactly JSONWriter's (`writeString`, `writeInt`, base64url).
 
+import JSONCore
 import BriefcaseJSON
 
 struct RowBuffer: ~Copyable {

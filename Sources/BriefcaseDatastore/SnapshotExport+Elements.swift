@@ -4,6 +4,7 @@
 // in that order, and the code page is detected as `CodePage.detect(in:)` would, starting over
 // in the rare case a later element contradicts the choice made from the heads).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 

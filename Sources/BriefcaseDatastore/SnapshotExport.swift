@@ -1,5 +1,6 @@
 // Briefcase → datastore snapshot document (Spec/datastore-mapping.md §2–§5).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

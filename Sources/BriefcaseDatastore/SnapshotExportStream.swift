@@ -4,6 +4,7 @@
 // small, and their count fixes the revision written first), then the tables in stream order,
 // so that only one table's rows need be in memory.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 

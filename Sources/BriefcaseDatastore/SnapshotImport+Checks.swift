@@ -3,6 +3,7 @@
 // hold as given (a string in an integer column, 1e39 in a datSingleFloat column), and a list
 // operation in an update. Each would otherwise become NULL, or vanish, without a word.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -1,5 +1,6 @@
 // Datastore snapshot document → briefcase (Spec/datastore-mapping.md §5 and §6).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

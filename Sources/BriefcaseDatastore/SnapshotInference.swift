@@ -1,5 +1,6 @@
 // A plain snapshot document (no `briefcase` member) → a briefcase (Spec/datastore-mapping.md §6).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

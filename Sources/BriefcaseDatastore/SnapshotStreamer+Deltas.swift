@@ -2,6 +2,7 @@
 // they are still in memory), as `ExportBuilder.deltaObject` maps it; grouping into datastore
 // deltas waits for the end, when every change is known.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -1,6 +1,7 @@
 // The end of the streamed document: `deltas`, the extra members a plain snapshot had, and the
 // `briefcase` member, whose element objects were serialized table by table.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -2,6 +2,7 @@
 // JSON tree), while its record id and any exact forms go into the table's element object of
 // the `briefcase` member, serialized as it grows.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -3,6 +3,7 @@
 // path without a DatastoreValue or a String; the others take ValueMapping's, which is the
 // reference (same bytes, same answer).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

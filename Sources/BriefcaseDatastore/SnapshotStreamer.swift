@@ -6,6 +6,7 @@
 // What must wait for the end is small: the `briefcase` member's element objects (already
 // serialized, record ids and exact forms), the pending changes, and the limit tallies.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

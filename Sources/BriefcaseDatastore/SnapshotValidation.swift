@@ -1,5 +1,6 @@
 // `validate` for datastore snapshot documents (Spec/datastore-mapping.md §8).
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

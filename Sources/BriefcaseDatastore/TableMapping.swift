@@ -2,6 +2,7 @@
 // table's mapping (Spec/datastore-mapping.md §3): its state, its ids and column roles, the record
 // id of a row, and the annotated element objects. One definition, so the two exports cannot drift.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -5,6 +5,7 @@
 // type (nil when the column cannot hold it). A value is *exact* when reverse(forward(v)) == v,
 // bit for bit; every other value also keeps its exact form in the document's `briefcase` member.
 
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit

@@ -4,7 +4,7 @@
 //   ["U", tid, rowid, {field: fieldop, …}] update an existing record
 //   ["D", tid, rowid]                      delete an existing record
 
-import BriefcaseJSON
+import JSONCore
 
 /// One change to one record.
 public enum DatastoreChange: Hashable, Sendable {

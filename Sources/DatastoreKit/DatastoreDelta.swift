@@ -1,7 +1,7 @@
 // A delta: `{"rev": r, "changes": [change, …], "nonce": "…"}`, applying to revision r and
 // producing revision r + 1.
 
-import BriefcaseJSON
+import JSONCore
 
 /// A list of changes made atomically to a datastore at revision `rev`.
 public struct DatastoreDelta: Hashable, Sendable {

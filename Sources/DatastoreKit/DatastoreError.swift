@@ -1,6 +1,6 @@
 // The one error type of DatastoreKit: what is wrong, and where (a JSON path).
 
-import BriefcaseJSON
+import JSONCore
 
 /// A datastore format, identifier, application or limit error.
 ///

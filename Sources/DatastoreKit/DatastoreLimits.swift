@@ -1,6 +1,6 @@
 // The API's limits. A size equal to its limit is allowed; one above it is not.
 
-import BriefcaseJSON
+import JSONCore
 
 /// Size and count limits of a datastore, and checks against them.
 ///

@@ -1,6 +1,6 @@
 // Wire form of a record's fields: `{"field": value, …}` (snapshot `data`, `I` changes).
 
-import BriefcaseJSON
+import JSONCore
 
 extension DatastoreRecord {
     /// Decodes a field map; errors carry a path relative to `json` (`$.price`, `$.tags[2]`).

@@ -1,6 +1,6 @@
 // A record's fields: an ordered map from field name to value.
 
-import BriefcaseJSON
+import JSONCore
 
 /// The fields of one record, in insertion order (the order they are written in).
 ///

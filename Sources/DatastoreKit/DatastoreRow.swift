@@ -1,6 +1,6 @@
 // One snapshot row: `{"tid": …, "rowid": …, "data": {…}}`.
 
-import BriefcaseJSON
+import JSONCore
 
 /// One record of a snapshot with its table id and record id.
 public struct DatastoreRow: Hashable, Sendable {

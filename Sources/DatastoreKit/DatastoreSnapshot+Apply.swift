@@ -13,7 +13,7 @@
 // Error paths follow the wire form of what is applied: for a delta `$.rev`,
 // `$.changes[4]` (the change), `$.changes[4][3].tags` (one field's operation).
 
-import BriefcaseJSON
+import JSONCore
 
 extension DatastoreSnapshot {
     /// Applies one delta atomically: checks `delta.rev == rev`, applies every change in order,

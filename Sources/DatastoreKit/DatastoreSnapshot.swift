@@ -1,6 +1,6 @@
 // The state of a datastore at one revision: its records, keyed by (table id, record id).
 
-import BriefcaseJSON
+import JSONCore
 
 /// A datastore at revision `rev`: a set of records, each named by a table id and a record id.
 ///

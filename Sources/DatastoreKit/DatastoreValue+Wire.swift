@@ -13,7 +13,7 @@
 // the int64 range; B is canonical unpadded URL-safe base64; null is never a value; a plain
 // number too large for a finite double is refused (the infinities have their own wrapper).
 
-import BriefcaseJSON
+import JSONCore
 
 extension DatastoreAtom {
     /// Decodes one atom; errors carry a path relative to `json` (`$` is `json` itself).

@@ -9,7 +9,7 @@
 //   LM  ["LM", from, to]      move element `from` so it ends up at index `to`
 // Indices are non-negative JSON integers (digits only on input).
 
-import BriefcaseJSON
+import JSONCore
 
 /// One operation on one field of an existing record.
 public enum FieldOperation: Hashable, Sendable {

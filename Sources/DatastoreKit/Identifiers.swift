@@ -10,7 +10,7 @@
 //   private    [-_a-z0-9]([-_a-z0-9.]{0,62}[-_a-z0-9])?     (lower case, no leading/trailing '.')
 //   shareable  \.[-_a-zA-Z0-9]{1,63}                         ('.' then dbase64 characters)
 
-import BriefcaseJSON
+import JSONCore
 
 /// Validation of table ids, record ids and field names.
 public enum DatastoreIdentifier {

@@ -7,7 +7,7 @@
 // one at the following revision; any other top-level key is kept as it is, in order, for a
 // higher layer.
 
-import BriefcaseJSON
+import JSONCore
 
 /// A datastore snapshot with its pending deltas and any extra top-level members.
 public struct SnapshotDocument: Equatable, Sendable {

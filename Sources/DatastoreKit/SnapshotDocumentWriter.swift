@@ -10,7 +10,7 @@
 //   {"rev":3,"changes":[["D","t","r1"]],"nonce":"n"}
 //   ],"extra":{"k":1}}
 
-import BriefcaseJSON
+import JSONCore
 
 /// Writes a snapshot document piece by piece: rows, then (optionally) deltas, then extra
 /// members, then `finish`. Each piece is checked before anything of it is written; a refused

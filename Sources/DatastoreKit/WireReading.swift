@@ -1,6 +1,6 @@
 // Small strict readers shared by the wire decoders.
 
-import BriefcaseJSON
+import JSONCore
 
 enum Wire {
     /// How a JSON value is named in messages.

@@ -1,3 +1,4 @@
+import JSONCore
 import ArgumentParser
 import BriefcaseJSON
 import BriefcaseKit

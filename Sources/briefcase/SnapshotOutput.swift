@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit

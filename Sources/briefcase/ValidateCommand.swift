@@ -1,3 +1,4 @@
+import JSONCore
 import ArgumentParser
 import BriefcaseDatastore
 import BriefcaseJSON

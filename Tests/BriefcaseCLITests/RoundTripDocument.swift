@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import BriefcaseTestSupport

@@ -1,3 +1,4 @@
+import JSONCore
 import Foundation
 import Testing
 import BriefcaseTestSupport

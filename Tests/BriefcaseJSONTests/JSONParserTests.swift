@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseJSON

@@ -1,3 +1,4 @@
+import JSONCore
 @testable import BriefcaseJSON
 import BriefcaseKit
 import BriefcaseTestSupport

@@ -1,3 +1,4 @@
+import JSONCore
 import Testing
 import BriefcaseTestSupport
 @testable import BriefcaseJSON

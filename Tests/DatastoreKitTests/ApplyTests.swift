@@ -1,4 +1,4 @@
-import BriefcaseJSON
+
 import DatastoreKit
 import Testing
 

@@ -1,4 +1,5 @@
-import BriefcaseJSON
+import JSONCore
+
 import DatastoreKit
 import Testing
 

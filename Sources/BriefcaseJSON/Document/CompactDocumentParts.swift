@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Pieces of the JSON document as compact JSON text, written straight into a `JSONWriter`: the

@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Reads the lossless JSON document (Spec/json-format.md) back into a briefcase, symmetric to

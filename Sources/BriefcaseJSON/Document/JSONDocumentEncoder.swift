@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Writes the lossless JSON document of a briefcase (Spec/json-format.md), streaming: the

@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Pieces of the lossless JSON document (Spec/json-format.md) as `JSONValue`s, for formats that

@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// A JSON value with its path (`$.elements[2].rows[5][1]`), for error messages.

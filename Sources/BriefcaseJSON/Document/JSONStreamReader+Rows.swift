@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Reads one row in its plain form straight from the bytes: a JSON array with one entry per

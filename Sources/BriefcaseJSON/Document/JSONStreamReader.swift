@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Receives a document from `JSONStreamReader`: its head, then its elements one at a time.

@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// The document's text of values and 8-bit strings (Spec/json-format.md §6), appended to a byte

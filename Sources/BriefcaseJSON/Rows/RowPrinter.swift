@@ -1,3 +1,4 @@
+import JSONCore
 import BriefcaseKit
 
 /// Prints rows for people and pipelines (`briefcase cat`): JSON Lines or RFC 4180 CSV, with the

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONCore
 
 /// An input that cannot be read in place — standard input, or a gzip file — copied chunk by chunk
 /// (inflated on the way when it is gzip) into an unlinked temporary file, which then reads like any
@@ -195,4 +196,18 @@ private struct ShapeCheck {
             return nil
         }
     }
+}
+
+/// What the bytes of a spooled input must look like (`SpooledInput`), so that reading stops at the
+/// first byte that cannot belong: an endless or hostile stream is refused as it arrives instead of
+/// being read to its end. The check only decides *when to stop reading*; the format's own reader
+/// then reads what was kept and reports the error in its own words (and at its own offset, which is
+/// never later: the check is never stricter than the reader).
+public enum SpoolShape: Sendable {
+    /// Anything: read to the end.
+    case any
+    /// Starts with these bytes (a binary format's signature).
+    case prefix([UInt8])
+    /// One JSON document (`JSONShapeCheck`).
+    case json
 }

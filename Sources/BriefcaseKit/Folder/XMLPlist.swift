@@ -1,3 +1,4 @@
+import JSONCore
 import Foundation
 
 /// Reads an XML `Properties.plist`: `<plist><dict>` of `<key>` + `<string>`/`<data>` pairs, in

@@ -1,3 +1,5 @@
+import JSONCore
+
 extension OLEDateTime {
     /// The fields of `isoText` (`YYYY-MM-DDTHH:MM:SS.sss`) when that text is an exact spelling of
     /// this value — `OLEDateTime(isoText:)` gives back the same double; nil otherwise (not

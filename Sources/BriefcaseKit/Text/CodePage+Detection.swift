@@ -1,4 +1,6 @@
 /// The code page chosen for a file's 8-bit strings, and why (one sentence, for reports).
+import JSONCore
+
 public struct CodePageDetection: Sendable {
     public let codePage: CodePage
     public let reason: String

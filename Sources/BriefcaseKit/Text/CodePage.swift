@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONCore
 import Synchronization
 
 /// The code page of 8-bit strings ("AnsiString"): the bytes a writer stored, in its code page.

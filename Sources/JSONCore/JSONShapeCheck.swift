@@ -1,17 +1,3 @@
-/// What the bytes of a spooled input must look like (`SpooledInput`), so that reading stops at the
-/// first byte that cannot belong: an endless or hostile stream is refused as it arrives instead of
-/// being read to its end. The check only decides *when to stop reading*; the format's own reader
-/// then reads what was kept and reports the error in its own words (and at its own offset, which is
-/// never later: the check is never stricter than the reader).
-public enum SpoolShape: Sendable {
-    /// Anything: read to the end.
-    case any
-    /// Starts with these bytes (a binary format's signature).
-    case prefix([UInt8])
-    /// One JSON document (`JSONShapeCheck`).
-    case json
-}
-
 /// A push-style check of JSON's structure for bytes that arrive in pieces: containers, keys and
 /// colons, commas, strings (no raw control characters), the literals `true`, `false`, `null`,
 /// number characters, and nothing but whitespace after the document. It is deliberately looser

@@ -37,7 +37,9 @@ public struct ArraySink: ByteSink, Hashable, Sendable {
 /// `writeDouble`/`writeFloat` require finite values (precondition): JSON has no NaN/Infinity,
 /// so callers must encode those themselves before calling.
 public struct JSONWriter<Sink: ByteSink> {
-    @usableFromInline var buffer: [UInt8]
+    /// The bytes written but not yet handed to the sink. Encoders of their own forms may append
+    /// to it directly (with `JSONEmit`, `Base64Codec`) and then call `drainIfFull()`.
+    public var buffer: [UInt8]
     public let bufferSize: Int
     /// The destination. Call `flush()` before reading from it.
     public var sink: Sink
@@ -79,8 +81,9 @@ public struct JSONWriter<Sink: ByteSink> {
         }
     }
 
+    /// Hands the buffer to the sink once it holds `bufferSize` bytes or more.
     @inlinable @inline(__always)
-    mutating func drainIfFull() {
+    public mutating func drainIfFull() {
         if buffer.count >= bufferSize { drain() }
     }
 
@@ -217,28 +220,25 @@ extension JSONValue {
 
 // MARK: - Emitters (non-generic, shared by the writer and the serializer)
 
-@usableFromInline
-enum JSONEmit {
-    @usableFromInline
-    static func appendRaw(_ s: String, to out: inout [UInt8]) {
+/// The byte forms of JSON text (escaping, integers, literals), appended to a buffer: the one
+/// definition that the writer, the serializer and the value emitters use.
+public enum JSONEmit {
+    public static func appendRaw(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    @usableFromInline
-    static func appendNull(to out: inout [UInt8]) {
+    public static func appendNull(to out: inout [UInt8]) {
         let text: StaticString = "null"
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    @usableFromInline
-    static func appendBool(_ v: Bool, to out: inout [UInt8]) {
+    public static func appendBool(_ v: Bool, to out: inout [UInt8]) {
         let text: StaticString = v ? "true" : "false"
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    @usableFromInline
-    static func appendUInt64(_ v: UInt64, to out: inout [UInt8]) {
+    public static func appendUInt64(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 {
             out.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             return
@@ -256,15 +256,14 @@ enum JSONEmit {
         }
     }
 
-    @usableFromInline
-    static func appendInt64(_ v: Int64, to out: inout [UInt8]) {
+    public static func appendInt64(_ v: Int64, to out: inout [UInt8]) {
         if v < 0 { out.append(UInt8(ascii: "-")) }
         appendUInt64(v.magnitude, to: &out)
     }
 
     /// True if any of the 8 bytes is `"`, `\` or < 0x20 (exact; non-ASCII bytes are fine).
     @inline(__always)
-    static func needsEscape(_ word: UInt64) -> Bool {
+    public static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -275,14 +274,13 @@ enum JSONEmit {
         return (control | quote | backslash) & high != 0
     }
 
-    @usableFromInline
-    static func appendString(_ s: String, to out: inout [UInt8]) {
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { appendEscaped($0, to: &out) }
     }
 
     /// Appends `"…"` with JSON escaping of valid UTF-8 `text`.
-    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.reserveCapacity(out.count + text.count + 2)
         out.append(UInt8(ascii: "\""))
         let count = text.count
@@ -326,13 +324,12 @@ enum JSONEmit {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func appendNewline(indent: Int, to out: inout [UInt8]) {
+    public static func appendNewline(indent: Int, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
     }
 
-    @usableFromInline
-    static func appendValue(_ value: JSONValue, pretty: Bool, indent: Int, to out: inout [UInt8]) {
+    public static func appendValue(_ value: JSONValue, pretty: Bool, indent: Int, to out: inout [UInt8]) {
         switch value {
         case .null:
             appendNull(to: &out)

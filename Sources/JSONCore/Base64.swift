@@ -54,21 +54,21 @@ public enum URLSafeBase64 {
 
 // MARK: - Implementation
 
-enum Base64Codec {
-    static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    static let urlSafeAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+public enum Base64Codec {
+    public static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    public static let urlSafeAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-    static let standardTable: [UInt8] = makeTable(standardAlphabet)
-    static let urlSafeTable: [UInt8] = makeTable(urlSafeAlphabet)
+    public static let standardTable: [UInt8] = makeTable(standardAlphabet)
+    public static let urlSafeTable: [UInt8] = makeTable(urlSafeAlphabet)
 
     /// 256-entry reverse table: the 6-bit value, or 0xFF for characters outside the alphabet.
-    static func makeTable(_ alphabet: StaticString) -> [UInt8] {
+    public static func makeTable(_ alphabet: StaticString) -> [UInt8] {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for index in 0..<64 { table[Int(alphabet.utf8Start[index])] = UInt8(index) }
         return table
     }
 
-    static func encodedLength(_ count: Int, padded: Bool) -> Int {
+    public static func encodedLength(_ count: Int, padded: Bool) -> Int {
         let full = count / 3 * 4
         switch count % 3 {
         case 0: return full
@@ -77,7 +77,7 @@ enum Base64Codec {
         }
     }
 
-    static func encodeToString<C: Collection>(_ bytes: C, alphabet: StaticString, padded: Bool) -> String
+    public static func encodeToString<C: Collection>(_ bytes: C, alphabet: StaticString, padded: Bool) -> String
     where C.Element == UInt8 {
         func run(_ source: UnsafeBufferPointer<UInt8>) -> String {
             let length = encodedLength(source.count, padded: padded)
@@ -91,7 +91,7 @@ enum Base64Codec {
         return Array(bytes).withUnsafeBufferPointer(run)
     }
 
-    static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8], alphabet: StaticString, padded: Bool)
+    public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8], alphabet: StaticString, padded: Bool)
     where C.Element == UInt8 {
         func run(_ source: UnsafeBufferPointer<UInt8>) {
             let length = encodedLength(source.count, padded: padded)
@@ -108,7 +108,7 @@ enum Base64Codec {
     }
 
     /// Writes exactly `encodedLength(source.count, padded:)` bytes at `destination`.
-    static func encode(
+    public static func encode(
         _ source: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
         alphabet: UnsafePointer<UInt8>, padded: Bool
     ) {
@@ -144,19 +144,19 @@ enum Base64Codec {
         }
     }
 
-    static func decode(_ text: String, table: [UInt8], padded: Bool) -> [UInt8]? {
+    public static func decode(_ text: String, table: [UInt8], padded: Bool) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode($0, table: table, padded: padded) }
     }
 
-    static func decode<C: Collection>(utf8 text: C, table: [UInt8], padded: Bool) -> [UInt8]? where C.Element == UInt8 {
+    public static func decode<C: Collection>(utf8 text: C, table: [UInt8], padded: Bool) -> [UInt8]? where C.Element == UInt8 {
         if let result = text.withContiguousStorageIfAvailable({ decode($0, table: table, padded: padded) }) {
             return result
         }
         return Array(text).withUnsafeBufferPointer { decode($0, table: table, padded: padded) }
     }
 
-    static func decode(_ source: UnsafeBufferPointer<UInt8>, table: [UInt8], padded: Bool) -> [UInt8]? {
+    public static func decode(_ source: UnsafeBufferPointer<UInt8>, table: [UInt8], padded: Bool) -> [UInt8]? {
         let count = source.count
         var characters = count
         if padded {

@@ -1,4 +1,3 @@
-import BriefcaseKit
 
 // Strict RFC 8259 parser: UTF-8 bytes -> JSONValue.
 //
