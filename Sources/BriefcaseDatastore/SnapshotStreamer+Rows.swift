@@ -13,9 +13,29 @@ struct StreamColumn {
     let storage: ValueStorage?
     /// `"fid":`, for a field.
     let key: [UInt8]
+    /// `"fid":["P",`, for a field (an update's put).
+    let putKey: [UInt8]
 }
 
 extension SnapshotStreamer {
+    /// The columns of the state's table, as rows and changes write them.
+    func streamColumns(of state: TableState) -> [StreamColumn] {
+        state.table.fields.indices.map { column -> StreamColumn in
+            let role = column < state.roles.count ? state.roles[column] : .none
+            let type = state.table.fields[column].type
+            var key: [UInt8] = []
+            if case .field(let id, _) = role {
+                var writer = JSONWriter(sink: ArraySink())
+                writer.writeString(id)
+                writer.writeByte(UInt8(ascii: ":"))
+                try! writer.flush()  // an ArraySink never fails
+                key = writer.sink.bytes
+            }
+            return StreamColumn(role: role, type: type, storage: type.storage, key: key,
+                                putKey: key.isEmpty ? [] : key + Array("[\"P\",".utf8))
+        }
+    }
+
     func writeTable(_ state: TableState, element: Int) throws(BriefcaseError) {
         let table = state.table
         var head: JSONObject
@@ -39,19 +59,7 @@ extension SnapshotStreamer {
         var exact = JSONWriter(sink: ArraySink())
         var exactRows = 0
 
-        let columns = table.fields.indices.map { column -> StreamColumn in
-            let role = state.roles[column]
-            let type = table.fields[column].type
-            var key: [UInt8] = []
-            if case .field(let id, _) = role {
-                var writer = JSONWriter(sink: ArraySink())
-                writer.writeString(id)
-                writer.writeByte(UInt8(ascii: ":"))
-                try! writer.flush()
-                key = writer.sink.bytes
-            }
-            return StreamColumn(role: role, type: type, storage: type.storage, key: key)
-        }
+        let columns = streamColumns(of: state)
         var rowHead = JSONWriter(sink: ArraySink())
         rowHead.writeRaw("{\"tid\":")
         rowHead.writeString(state.tid)
@@ -123,6 +131,8 @@ extension SnapshotStreamer {
         }
         ids.writeByte(UInt8(ascii: "}"))
         try! ids.flush()
-        elementBytes[element] = ids.sink.bytes
+        let start = spool.count
+        spool.append(ids.sink.bytes)
+        tableObjects[element] = start..<spool.count
     }
 }

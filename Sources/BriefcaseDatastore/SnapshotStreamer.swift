@@ -3,8 +3,9 @@
 // The same document, byte for byte, as `SnapshotExport(…).serialized()` (which stays as the
 // reference the tests compare against), but built table by table: each table's rows are
 // mapped and written as they are read, its deltas mapped right after it, then it is dropped.
-// What must wait for the end is small: the `briefcase` member's element objects (already
-// serialized, record ids and exact forms), the pending changes, and the limit tallies.
+// What must wait for the end goes to a spool (`ByteSpool`: memory, then an unlinked temporary
+// file): the `briefcase` member's element objects (already serialized, record ids and exact
+// forms) and the pending changes (`SpooledChange`); memory keeps the limit tallies.
 
 import BriefcaseJSON
 import BriefcaseKit
@@ -45,7 +46,8 @@ final class SnapshotStreamer {
     var chosenRev: Int?
     var rev: Int { chosenRev ?? 0 }
     var rowCount = 0
-    var deltas: [DatastoreDelta] = []
+    /// Datastore deltas written.
+    var deltasWritten = 0
     var warnings: [String] = []
     var violations: [LimitViolation] = []
 
@@ -62,17 +64,18 @@ final class SnapshotStreamer {
     var deltaCount = 0
     var changeCount = 0
     var tablesSeen = 0
-    /// The `briefcase` member's element objects, serialized, by stream position (delta
-    /// elements are serialized at the end, once their changes know their revision).
-    var elementBytes: [Int: [UInt8]] = [:]
+    /// What the end of the document is written from: the table element objects of the
+    /// `briefcase` member (by stream position) and the changes of each delta element.
+    let spool = ByteSpool()
+    var tableObjects: [Int: Range<Int>] = [:]
+    var mappedDeltas: [Int: MappedDelta] = [:]
+    /// The heads of the delta element objects (their changes are written at the end, once
+    /// they know their revision).
     var deltaHeads: [Int: JSONObject] = [:]
-    var changeEntries: [Int: ChangeEntries] = [:]
     /// Writes the change objects of the `briefcase` member.
     var compact: CompactDocumentParts
-    /// Warnings and pending changes of each delta element, put in stream order at the end.
+    /// Warnings of each delta element, put in stream order at the end.
     var deltaWarnings: [Int: [String]] = [:]
-    var pendingByElement: [Int: [StreamPending]] = [:]
-    var pending: [StreamPending] = []
     var limits = StreamLimits()
 
     init(heads: [Element], container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString,
@@ -107,7 +110,7 @@ final class SnapshotStreamer {
     }
 
     var summary: SnapshotExportSummary {
-        SnapshotExportSummary(rev: rev, rowCount: rowCount, deltaCount: deltas.count, warnings: warnings,
+        SnapshotExportSummary(rev: rev, rowCount: rowCount, deltaCount: deltasWritten, warnings: warnings,
                               limitViolations: violations)
     }
 
@@ -135,6 +138,7 @@ final class SnapshotStreamer {
                 received[deltaPosition] = head  // done: keep nothing of its element's bytes
                 try mapDelta(delta, state: state, element: deltaPosition)
             }
+            limits.settleTracked()
             state.release()
             try flushChunk(force: true)
         }
@@ -157,16 +161,16 @@ final class SnapshotStreamer {
             }
             try mapDelta(delta, state: state, element: position)
         }
+        limits.settleTracked()
         received = [:]
         out.writeRaw(rowCount == 0 ? "]" as StaticString : "\n]")
 
         for position in heads.indices {
             warnings += deltaWarnings[position] ?? []
-            pending += pendingByElement[position] ?? []
         }
-        let insertOrder = groupDeltas()
-        try writeDeltas()
-        try writeExtras()
+        var hinted = try hintedDeltas()
+        let insertOrder = try writeDeltas(&hinted)
+        try writeExtras(hinted)
         out.writeRaw("}\n")
         try flushChunk(force: true)
         checkLimits(insertOrder: insertOrder)

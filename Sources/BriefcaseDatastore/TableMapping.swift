@@ -27,6 +27,9 @@ final class TableState {
     /// (`.conservative`), and its position among all stored records (nil: inserted by a change).
     var slotSizes: [Int] = []
     var slotPositions: [Int?] = []
+    /// For the streaming export, parallel to `slotIDs` once a delta is mapped: the record's index
+    /// in `StreamLimits.tracked` once a change touched it, else -1.
+    var slotTracked: [Int] = []
     /// Record ids of the live records.
     var live = IDAllocator()
 
@@ -48,6 +51,7 @@ final class TableState {
         slotIDs = []
         slotSizes = []
         slotPositions = []
+        slotTracked = []
         live = IDAllocator()
     }
 }
