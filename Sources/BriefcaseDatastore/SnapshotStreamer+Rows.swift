@@ -74,7 +74,7 @@ extension SnapshotStreamer {
         state.slotIDs.reserveCapacity(table.rows.count)
         // Without a record-id column, a key or a delta, the ids are r0, r1, … (all free, and
         // no later change needs to know them taken).
-        let hasDeltas = deltasOfTable[element] != nil
+        let hasDeltas = plan.deltasOfTable[element] != nil
         let plainIDs = state.recordIDColumn == nil && state.keyColumns.isEmpty && !hasDeltas
         if hasDeltas {
             state.slotSizes.reserveCapacity(table.rows.count)

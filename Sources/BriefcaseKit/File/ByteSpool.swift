@@ -34,7 +34,7 @@ public final class ByteSpool {
     /// What is written to the file at a time, and read from it at a time.
     static let chunkSize = 1 << 20
 
-    public init(memoryLimit: Int = 16 << 20) {
+    public init(memoryLimit: Int = 8 << 20) {
         self.memoryLimit = memoryLimit
         memoryCapacity = 1 << 16
         memory = .allocate(byteCount: memoryCapacity, alignment: 16)
