@@ -6,8 +6,9 @@ import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit
 
-/// One column of the table being written.
-struct StreamColumn {
+/// One column of the table being written. (A class: a struct of three references was copied,
+/// retained and released, for every value written.)
+final class StreamColumn {
     let role: ColumnRole
     let type: DataType
     let storage: ValueStorage?
@@ -15,6 +16,14 @@ struct StreamColumn {
     let key: [UInt8]
     /// `"fid":["P",`, for a field (an update's put).
     let putKey: [UInt8]
+
+    init(role: ColumnRole, type: DataType, key: [UInt8]) {
+        self.role = role
+        self.type = type
+        storage = type.storage
+        self.key = key
+        putKey = key.isEmpty ? [] : key + Array("[\"P\",".utf8)
+    }
 }
 
 extension SnapshotStreamer {
@@ -31,8 +40,7 @@ extension SnapshotStreamer {
                 try! writer.flush()  // an ArraySink never fails
                 key = writer.sink.bytes
             }
-            return StreamColumn(role: role, type: type, storage: type.storage, key: key,
-                                putKey: key.isEmpty ? [] : key + Array("[\"P\",".utf8))
+            return StreamColumn(role: role, type: type, key: key)
         }
     }
 
