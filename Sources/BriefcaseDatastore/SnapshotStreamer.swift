@@ -73,7 +73,7 @@ final class SnapshotStreamer {
     /// they know their revision).
     var deltaHeads: [Int: JSONObject] = [:]
     /// Writes the change objects of the `briefcase` member.
-    var compact: CompactDocumentParts
+    let compact: CompactDocumentParts
     /// Warnings of each delta element, put in stream order at the end.
     var deltaWarnings: [Int: [String]] = [:]
     var limits = StreamLimits()
