@@ -25,6 +25,8 @@ public final class ByteSpool {
     /// True once a temporary file could not be made or written: memory only from then on.
     private var fileFailed = false
     private let memoryLimit: Int
+    /// Where the temporary file goes (nil: TMPDIR, else /tmp).
+    private let directory: String?
     /// Bytes read from the file: offsets `windowStart..<windowStart + windowCount`.
     private var window: UnsafeMutableRawPointer
     private var windowCapacity: Int
@@ -34,8 +36,9 @@ public final class ByteSpool {
     /// What is written to the file at a time, and read from it at a time.
     static let chunkSize = 1 << 20
 
-    public init(memoryLimit: Int = 8 << 20) {
+    public init(memoryLimit: Int = 8 << 20, directory: String? = nil) {
         self.memoryLimit = memoryLimit
+        self.directory = directory
         memoryCapacity = 1 << 16
         memory = .allocate(byteCount: memoryCapacity, alignment: 16)
         windowCapacity = 0
@@ -92,7 +95,7 @@ public final class ByteSpool {
         guard !fileFailed else { return }
         if descriptor < 0 {
             guard count > memoryLimit else { return }
-            guard let made = try? FileIO.makeUnlinkedTemporaryFile(prefix: ".briefcase-spool") else {
+            guard let made = try? FileIO.makeUnlinkedTemporaryFile(prefix: ".briefcase-spool", in: directory) else {
                 fileFailed = true
                 return
             }

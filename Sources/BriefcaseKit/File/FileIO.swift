@@ -65,10 +65,11 @@ public enum FileIO {
         }
     }
 
-    /// A temporary file in TMPDIR (else /tmp) named `prefix-XXXXXX`, unlinked at once: it has no
-    /// name from the start, so nothing is left behind even after SIGKILL. Returns its descriptor.
-    static func makeUnlinkedTemporaryFile(prefix: String) throws(BriefcaseError) -> Int32 {
-        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    /// A temporary file in `directory` (default: TMPDIR, else /tmp) named `prefix-XXXXXX`, unlinked
+    /// at once: it has no name from the start, so nothing is left behind even after SIGKILL.
+    /// Returns its descriptor.
+    static func makeUnlinkedTemporaryFile(prefix: String, in given: String? = nil) throws(BriefcaseError) -> Int32 {
+        var directory = given ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if directory.isEmpty { directory = "/tmp" }
         var template = Array("\(directory)/\(prefix)-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
