@@ -206,15 +206,7 @@ final class ExportBuilder {
     // MARK: deltas
 
     private func deltaObject(_ delta: Delta, element: Int) throws -> JSONObject {
-        let state: TableState
-        if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
-            state = existing
-        } else {
-            // A delta without its table: a table of the logged fields, with no stored rows.
-            let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
-            state = makeState(table, delta: delta)
-            states.append(state)
-        }
+        let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
         let columns: [Int?] = delta.loggedFields.map { logged in
             state.table.fields.firstIndex { namesMatch($0.name, logged.name) }
         }

@@ -119,15 +119,8 @@ final class SnapshotStreamer {
                 deltasToCome -= 1
                 if deltasToCome == 0 { try finishTable(state) }
             } else {
-                // Without a table: a table of its logged fields (in stream order, as the reference).
-                let state: TableState
-                if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
-                    state = existing
-                } else {
-                    let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
-                    state = makeState(table, keyDelta: delta)
-                    states.append(state)
-                }
+                // Without a table (in stream order, as the reference).
+                let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
                 try mapDelta(delta, state: state, element: position)
             }
         case .table(let table):

@@ -97,6 +97,17 @@ enum TableMapping {
         return TableState(tid: tid, name: table.name, display: display, table: table, roles: roles, keyColumns: keyColumns)
     }
 
+    /// The state a delta is mapped over: the first of `states` with its name, else a new one
+    /// (appended) for a table of its logged fields with no stored rows (a delta without a table).
+    static func state(for delta: Delta, in states: inout [TableState], codePage: CodePage, hints: SnapshotHints?,
+                      tableIDs: inout IDAllocator) -> TableState {
+        if let existing = states.first(where: { namesMatch($0.name, delta.name) }) { return existing }
+        let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+        let state = makeState(table, keyDelta: delta, codePage: codePage, hints: hints, tableIDs: &tableIDs)
+        states.append(state)
+        return state
+    }
+
     /// The record id of a row: the record-id column, else the key values, else `fallback`;
     /// unique among the table's live records.
     static func recordID(for row: Row, in state: TableState, codePage: CodePage, parts: JSONDocumentParts,
