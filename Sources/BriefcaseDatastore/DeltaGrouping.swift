@@ -60,8 +60,17 @@ enum DeltaGrouping {
 struct DeltaNonce {
     private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    /// Starts with the revision's decimal text (`String(rev)`, without making the String).
     init(rev: Int) {
-        mix(String(rev).utf8)
+        if rev < 0 { mix(UInt8(ascii: "-")) }
+        let magnitude = rev.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            mix(UInt8(truncatingIfNeeded: magnitude / divisor % 10) &+ UInt8(ascii: "0"))
+            divisor /= 10
+        }
+        endText()
     }
 
     mutating func add(tag: some Sequence<UInt8>, tableID: some Sequence<UInt8>, recordID: some Sequence<UInt8>) {
@@ -70,8 +79,18 @@ struct DeltaNonce {
         mix(recordID)
     }
 
+    /// One text: its bytes, then an end mark.
     private mutating func mix(_ text: some Sequence<UInt8>) {
-        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in text { mix(byte) }
+        endText()
+    }
+
+    @inline(__always)
+    private mutating func mix(_ byte: UInt8) {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    private mutating func endText() {
         hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
     }
 

@@ -63,50 +63,75 @@ extension SnapshotStreamer {
     func writeDeltas(_ hinted: inout HintedDeltas?) throws(BriefcaseError) -> [PendingChangeKey] {
         out.writeRaw(",\"deltas\":[")
         var insertOrder: [PendingChangeKey] = []
-        func write(rev deltaRev: Int, _ members: [(key: PendingChangeKey, change: SpooledChange)], nonce: String?) throws(BriefcaseError) {
-            out.writeRaw(deltasWritten == 0 ? "\n" as StaticString : ",\n")
-            out.writeRaw("{\"rev\":")
-            out.writeInt(Int64(deltaRev))
-            out.writeRaw(",\"changes\":[")
-            var made = DeltaNonce(rev: deltaRev)
-            var size = DatastoreSize.baseDelta
-            for (position, member) in members.enumerated() {
-                if position > 0 { out.writeByte(UInt8(ascii: ",")) }
-                out.writeRaw(try spool.bytes(member.change.change))
-                if nonce == nil, let state = mappedDeltas[member.key.element]?.state {
-                    made.add(tag: CollectionOfOne(member.change.tag), tableID: state.tid.utf8, recordID: try spool.bytes(member.change.rowid))
-                }
-                size += member.change.size
-                if limits.oversizedInserts[member.key] != nil { insertOrder.append(member.key) }
-            }
-            out.writeRaw("],\"nonce\":")
-            out.writeString(nonce ?? made.text)
-            out.writeByte(UInt8(ascii: "}"))
-            if let error = DatastoreLimits.violation(ofDeltaSize: size, rev: deltaRev) {
-                let element = members.first.flatMap { mappedDeltas[$0.key.element]?.state.display }
-                limits.deltaViolations.append(LimitViolation(message: error.message, element: element))
-            }
-            deltasWritten += 1
-            try flushChunk()
-        }
         if var plan = hinted {
             for (position, group) in plan.groups.enumerated() {
-                let applied = group.members.filter { plan.changes[$0].isApplied }
-                for (index, member) in applied.enumerated() { plan.placed[member] = (rev + position, index) }
-                let members = applied.map { (key: plan.keys[$0], change: plan.changes[$0]) }
-                try write(rev: rev + position, members, nonce: group.nonce)
+                var delta = openDelta(rev: rev + position)
+                for member in group.members where plan.changes[member].isApplied {
+                    plan.placed[member] = (delta.rev, delta.count)
+                    guard let state = mappedDeltas[plan.keys[member].element]?.state else { continue }
+                    try add(plan.changes[member], key: plan.keys[member], of: state, tableID: Array(state.tid.utf8),
+                            to: &delta, insertOrder: &insertOrder)
+                }
+                try close(delta, nonce: group.nonce)
             }
             hinted = plan
         } else {
             for element in mappedDeltaElements {
+                guard let state = mappedDeltas[element]?.state else { continue }
+                let tableID = Array(state.tid.utf8)
                 try forEachChange(of: element) { (index, change) throws(BriefcaseError) in
                     guard change.isApplied else { return }
-                    try write(rev: rev + deltasWritten, [(PendingChangeKey(element: element, index: index), change)], nonce: nil)
+                    var delta = openDelta(rev: rev + deltasWritten)
+                    try add(change, key: PendingChangeKey(element: element, index: index), of: state, tableID: tableID,
+                            to: &delta, insertOrder: &insertOrder)
+                    try close(delta, nonce: nil)
                 }
             }
         }
         out.writeRaw(deltasWritten == 0 ? "]" as StaticString : "\n]")
         return insertOrder
+    }
+
+    /// A datastore delta being written: `{"rev":R,"changes":[` is out; its nonce, size (100 + Σ
+    /// change size) and first table are gathered as its changes are.
+    struct OpenDelta {
+        var rev: Int
+        var nonce: DeltaNonce
+        var size = DatastoreSize.baseDelta
+        var count = 0
+        var display: String?
+    }
+
+    private func openDelta(rev deltaRev: Int) -> OpenDelta {
+        out.writeRaw(deltasWritten == 0 ? "\n" as StaticString : ",\n")
+        out.writeRaw("{\"rev\":")
+        out.writeInt(Int64(deltaRev))
+        out.writeRaw(",\"changes\":[")
+        return OpenDelta(rev: deltaRev, nonce: DeltaNonce(rev: deltaRev))
+    }
+
+    private func add(_ change: SpooledChange, key: PendingChangeKey, of state: TableState, tableID: [UInt8],
+                     to delta: inout OpenDelta, insertOrder: inout [PendingChangeKey]) throws(BriefcaseError) {
+        if delta.count > 0 { out.writeByte(UInt8(ascii: ",")) }
+        out.writeRaw(try spool.bytes(change.change))
+        delta.nonce.add(tag: CollectionOfOne(change.tag), tableID: tableID, recordID: try spool.bytes(change.rowid))
+        delta.size += change.size
+        if delta.count == 0 { delta.display = state.display }
+        delta.count += 1
+        if change.tag == SpooledChange.insert, !limits.oversizedInserts.isEmpty, limits.oversizedInserts[key] != nil {
+            insertOrder.append(key)
+        }
+    }
+
+    private func close(_ delta: OpenDelta, nonce: String?) throws(BriefcaseError) {
+        out.writeRaw("],\"nonce\":")
+        out.writeString(nonce ?? delta.nonce.text)
+        out.writeByte(UInt8(ascii: "}"))
+        if let error = DatastoreLimits.violation(ofDeltaSize: delta.size, rev: delta.rev) {
+            limits.deltaViolations.append(LimitViolation(message: error.message, element: delta.display))
+        }
+        deltasWritten += 1
+        try flushChunk()
     }
 
     func writeExtras(_ hinted: HintedDeltas?) throws(BriefcaseError) {
