@@ -82,7 +82,9 @@ extension SnapshotStreamer {
                 slotTracked.append(limits.trackInsert(tableID: state.tid, recordID: rowid, size: spooled.size,
                                                       insertedBy: PendingChangeKey(element: element, index: index)))
             case .updated:
-                guard let slot = step.slot, slot < slotIDs.count else { throw Self.replayError(state) }
+                guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count else {
+                    throw Self.replayError(state)
+                }
                 rowid = slotIDs[slot]
                 spooled.tag = SpooledChange.update
                 heads.write(spooled.tag, rowid: rowid, to: &bytes)
@@ -124,7 +126,9 @@ extension SnapshotStreamer {
                 limits.tracked[slotTracked[slot]].size = recordSize
                 slotSizes[slot] = recordSize
             case .deleted:
-                guard let slot = step.slot, slot < slotIDs.count else { throw Self.replayError(state) }
+                guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count else {
+                    throw Self.replayError(state)
+                }
                 rowid = slotIDs[slot]
                 spooled.tag = SpooledChange.delete
                 heads.write(spooled.tag, rowid: rowid, to: &bytes)
