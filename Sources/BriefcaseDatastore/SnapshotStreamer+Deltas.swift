@@ -54,6 +54,17 @@ extension SnapshotStreamer {
         var entry = JSONWriter(sink: ArraySink(), bufferSize: 1 << 12)
         var scratch: [UInt8] = []
         let start = spool.count
+        /// The slot an update or a delete touches, and its record's index in `limits.tracked`
+        /// (followed from now on, from its size before the change).
+        func touch(_ step: ChangeReplay) throws(BriefcaseError) -> (slot: Int, tracked: Int) {
+            guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count,
+                  slot < slotTracked.count else { throw Self.replayError(state) }
+            if slotTracked[slot] < 0 {
+                slotTracked[slot] = limits.track(tableID: state.tid, recordID: slotIDs[slot], storedPosition: slotPositions[slot],
+                                                 size: slotSizes[slot])
+            }
+            return (slot, slotTracked[slot])
+        }
         for (index, change) in delta.changes.enumerated() {
             let step = replay.changes[index]
             for column in outcomes.indices { outcomes[column] = .untouched }
@@ -82,9 +93,7 @@ extension SnapshotStreamer {
                 slotTracked.append(limits.trackInsert(tableID: state.tid, recordID: rowid, size: spooled.size,
                                                       insertedBy: PendingChangeKey(element: element, index: index)))
             case .updated:
-                guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count else {
-                    throw Self.replayError(state)
-                }
+                let (slot, tracked) = try touch(step)
                 rowid = slotIDs[slot]
                 spooled.tag = SpooledChange.update
                 heads.write(spooled.tag, rowid: rowid, to: &bytes)
@@ -119,25 +128,15 @@ extension SnapshotStreamer {
                     }
                 }
                 bytes.append("}]")
-                if slotTracked[slot] < 0 {
-                    slotTracked[slot] = limits.track(tableID: state.tid, recordID: rowid, storedPosition: slotPositions[slot],
-                                                     size: slotSizes[slot])
-                }
-                limits.tracked[slotTracked[slot]].size = recordSize
+                limits.tracked[tracked].size = recordSize
                 slotSizes[slot] = recordSize
             case .deleted:
-                guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count else {
-                    throw Self.replayError(state)
-                }
+                let (slot, tracked) = try touch(step)
                 rowid = slotIDs[slot]
                 spooled.tag = SpooledChange.delete
                 heads.write(spooled.tag, rowid: rowid, to: &bytes)
                 bytes.append("]")
-                if slotTracked[slot] < 0 {
-                    slotTracked[slot] = limits.track(tableID: state.tid, recordID: rowid, storedPosition: slotPositions[slot],
-                                                     size: slotSizes[slot])
-                }
-                limits.tracked[slotTracked[slot]].alive = false
+                limits.tracked[tracked].alive = false
                 state.live.remove(rowid)
             case .notApplied:
                 break
