@@ -1,5 +1,5 @@
 // The snapshot of a briefcase on disk, read element by element (`BriefcaseElements`): memory
-// holds the index, the pending changes and one table, never the whole model. Same bytes as
+// holds the index and one table with its deltas, never the whole model. Same bytes as
 // `SnapshotExport.stream` of the document `BriefcaseDocument.decode` gives (the elements come
 // in that order, and the code page is detected as `CodePage.detect(in:)` would, starting over
 // in the rare case a later element contradicts the choice made from the heads).

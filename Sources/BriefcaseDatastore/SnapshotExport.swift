@@ -207,15 +207,7 @@ final class ExportBuilder {
     // MARK: deltas
 
     private func deltaObject(_ delta: Delta, element: Int) throws -> JSONObject {
-        let state: TableState
-        if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
-            state = existing
-        } else {
-            // A delta without its table: a table of the logged fields, with no stored rows.
-            let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
-            state = makeState(table, delta: delta)
-            states.append(state)
-        }
+        let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
         let columns: [Int?] = delta.loggedFields.map { logged in
             state.table.fields.firstIndex { namesMatch($0.name, logged.name) }
         }
@@ -332,27 +324,12 @@ final class ExportBuilder {
         changeEntries[item.element] = entries
     }
 
-    /// 10 URL-safe base64 characters from the FNV-1a hash of the delta's revision and changes:
-    /// the same briefcase always gives the same document.
+    /// The nonce of a delta of `changes` at `rev` (`DeltaNonce`).
     static func nonce(_ changes: [DatastoreChange], rev: Int) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ text: String) {
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
-        }
-        mix(String(rev))
-        for change in changes { mix(change.tag); mix(change.tableID); mix(change.recordID) }
-        var text: [UInt8] = []
-        text.reserveCapacity(10)
-        for _ in 0..<10 {
-            text.append(nonceAlphabet[Int(hash & 63)])
-            hash = (hash >> 6) | (hash << 58)
-            hash = hash &* 0x9e37_79b9_7f4a_7c15
-        }
-        return String(decoding: text, as: UTF8.self)
+        var nonce = DeltaNonce(rev: rev)
+        for change in changes { nonce.add(tag: change.tag.utf8, tableID: change.tableID.utf8, recordID: change.recordID.utf8) }
+        return nonce.text
     }
-
-    private static let nonceAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     private func makeExtras() -> JSONObject {
         var result = JSONObject()

@@ -1,8 +1,8 @@
 // Feeding a streamed snapshot export (Spec/datastore-mapping.md §2.3): the heads of every
 // element first (names and columns, to choose the table and field ids), then the elements
-// whole, once each, in `SnapshotExportStream.order(heads:)`: every delta (pending changes are
-// small, and their count fixes the revision written first), then the tables in stream order,
-// so that only one table's rows need be in memory.
+// whole in `SnapshotExportStream.order(heads:)`: every delta, whose changes are only counted
+// (the count fixes the revision written first), then each table in stream order followed by
+// its deltas again, so that only one table's rows and changes need be in memory.
 
 import JSONCore
 import BriefcaseJSON
@@ -22,9 +22,40 @@ public final class SnapshotExportStream {
                                     headerPadding: headerPadding, codePage: codePage)
     }
 
-    /// The order to feed the elements in: the deltas, then the tables, each in stream order.
+    /// The order to feed the elements in: every delta (their changes are counted: the count
+    /// bounds the revision written first), then each table followed by its deltas again (they are
+    /// mapped while its rows are there, and dropped), then the deltas without a table; each group
+    /// in stream order. Memory holds one table and its deltas, not every delta of the briefcase.
     public static func order(heads: [Element]) -> [Int] {
-        heads.indices.filter { heads[$0].kind == .delta } + heads.indices.filter { heads[$0].kind == .table }
+        Plan(heads: heads).order
+    }
+
+    /// Which deltas go with which table: each with the first table of its name.
+    struct Plan {
+        var order: [Int]
+        var deltaCount: Int
+        /// The deltas of each table (stream positions), mapped right after its rows.
+        var deltasOfTable: [Int: [Int]] = [:]
+
+        init(heads: [Element]) {
+            let deltas = heads.indices.filter { heads[$0].kind == .delta }
+            var orphans: [Int] = []
+            for position in deltas {
+                guard case .delta(let delta) = heads[position] else { continue }
+                let table = heads.indices.first { index in
+                    if case .table(let table) = heads[index] { return namesMatch(table.name, delta.name) }
+                    return false
+                }
+                if let table { deltasOfTable[table, default: []].append(position) } else { orphans.append(position) }
+            }
+            order = deltas
+            for position in heads.indices where heads[position].kind == .table {
+                order.append(position)
+                order += deltasOfTable[position] ?? []
+            }
+            order += orphans
+            deltaCount = deltas.count
+        }
     }
 
     /// Maps the element at stream position `position` (in `order(heads:)`), writing what it can.

@@ -1,21 +1,32 @@
 // Pending changes while streaming: each delta is mapped right after its table's rows (while
-// they are still in memory), as `ExportBuilder.deltaObject` maps it; grouping into datastore
-// deltas waits for the end, when every change is known.
+// they are still in memory), as `ExportBuilder.deltaObject` maps it, but straight to bytes:
+// each change's datastore form (the bytes `DatastoreChange.write` gives) and its object in the
+// `briefcase` member go to the spool with the few facts the end needs (`SpooledChange`), and
+// each record's size is followed change by change (`StreamLimits`). Nothing per change stays in
+// memory: no `DatastoreChange`, no dictionary of fields, no reverse mapping of values that the
+// forward mapping already knows to be exact.
 
 import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit
 
-struct StreamPending {
-    var element: Int
-    var index: Int
-    var tableName: String?
-    var recordID: Int32
-    var datastore: DatastoreChange?
+/// A delta element once mapped: its table and where its changes are in the spool.
+struct MappedDelta {
     var state: TableState
-    /// For an insert, its record in `StreamLimits.tracked`.
-    var trackedInsert: Int?
+    /// The delta's name as text (the `DatastoreSnapshot` property names changes by it).
+    var tableName: String?
+    var changeCount: Int
+    var spooled: Range<Int>
+}
+
+/// What an update or insert did to one column of the record, for the `new` overrides.
+private enum ColumnOutcome: UInt8 {
+    case untouched
+    /// A field was put, and its value comes back exactly in the column's type.
+    case putExact
+    case putInexact
+    case deleted
 }
 
 extension SnapshotStreamer {
@@ -33,95 +44,137 @@ extension SnapshotStreamer {
             problems.append("table '\(state.display)': \(problem); it travels in the document's \"briefcase\" member only")
         }
         deltaWarnings[element] = problems
-        let tableName = codePage.decodeReversibly(delta.name)
 
+        let fields = streamColumns(of: state)
+        let heads = ChangeHeads(tableID: state.tid)
         var slotIDs = state.slotIDs
         var slotSizes = state.slotSizes, slotPositions = state.slotPositions
-        var entries = ChangeEntries()
-        var pendings: [StreamPending] = []
+        var slotTracked = state.slotTracked.count == slotIDs.count ? state.slotTracked : Array(repeating: -1, count: slotIDs.count)
+        var outcomes = [ColumnOutcome](repeating: .untouched, count: fields.count)
+        var bytes = RowBuffer(capacity: 1 << 12)
+        var entry = JSONWriter(sink: ArraySink(), bufferSize: 1 << 12)
+        var scratch: [UInt8] = []
+        let start = spool.count
+        /// The slot an update or a delete touches, and its record's index in `limits.tracked`
+        /// (followed from now on, from its size before the change).
+        func touch(_ step: ChangeReplay) throws(BriefcaseError) -> (slot: Int, tracked: Int) {
+            guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count,
+                  slot < slotTracked.count else { throw Self.replayError(state) }
+            if slotTracked[slot] < 0 {
+                slotTracked[slot] = limits.track(tableID: state.tid, recordID: slotIDs[slot], storedPosition: slotPositions[slot],
+                                                 size: slotSizes[slot])
+            }
+            return (slot, slotTracked[slot])
+        }
         for (index, change) in delta.changes.enumerated() {
             let step = replay.changes[index]
-            var datastore: DatastoreChange?
-            var trackedInsert: Int?
+            for column in outcomes.indices { outcomes[column] = .untouched }
+            bytes.count = 0
+            var spooled = SpooledChange(recordID: change.recordID)
+            var rowid = ""
             switch step.outcome {
             case .inserted:
                 let after = step.after ?? []
-                let id = recordID(for: after, in: state, fallback: "c\(change.recordID)")
-                let record = mapping.record(of: after, roles: state.roles)
-                let size = record.size(.conservative)
-                slotIDs.append(id)
-                slotSizes.append(size)
-                slotPositions.append(nil)
-                trackedInsert = limits.trackInsert(tableID: state.tid, recordID: id, size: size)
-                datastore = .insert(tableID: state.tid, recordID: id, fields: record)
-            case .updated:
-                let slot = step.slot!
-                let id = slotIDs[slot]
-                var size = slotSizes[slot]
-                // Only the logged columns are mapped (field ids are unique per table), not whole
-                // records: a delta-heavy briefcase updates most rows.
-                func mapped(_ row: Row?, _ column: Int, json: Bool) -> DatastoreValue? {
-                    guard let row, column < row.count, let value = row[column] else { return nil }
-                    return mapping.forward(value, json: json)
+                rowid = recordID(for: after, in: state, fallback: "c\(change.recordID)")
+                spooled.tag = SpooledChange.insert
+                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                bytes.append(",{")
+                // An insert's change size is its record's: 100 + Σ (100 + value size).
+                var fieldCount = 0
+                for column in fields.indices {
+                    let before = fieldCount
+                    let exact = writeColumn(column < after.count ? after[column] : nil, fields[column], recordID: rowid,
+                                            fields: &fieldCount, size: &spooled.size, scratch: &scratch, buffer: &bytes)
+                    if fieldCount > before { outcomes[column] = exact ? .putExact : .putInexact }
                 }
-                var updates: [FieldUpdate] = []
-                var seen = Set<String>()
+                bytes.append("}]")
+                slotIDs.append(rowid)
+                slotSizes.append(spooled.size)
+                slotPositions.append(nil)
+                slotTracked.append(limits.trackInsert(tableID: state.tid, recordID: rowid, size: spooled.size,
+                                                      insertedBy: PendingChangeKey(element: element, index: index)))
+            case .updated:
+                let (slot, tracked) = try touch(step)
+                rowid = slotIDs[slot]
+                spooled.tag = SpooledChange.update
+                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                bytes.append(",{")
+                var recordSize = slotSizes[slot]
+                var fieldCount = 0
+                // Only the logged columns are mapped (field ids are unique per table), not whole
+                // records: a delta-heavy briefcase updates most rows. One operation per field.
                 for (position, column) in columns.enumerated() {
-                    guard let column, case .field(let fid, let json) = state.roles[column], !seen.contains(fid) else { continue }
+                    guard let column, column < fields.count, case .field(_, let json) = fields[column].role,
+                          outcomes[column] == .untouched else { continue }
                     let sent = position < change.newValues.count && change.newValues[position] != nil
                     guard sent || !delta.isReduced else { continue }
-                    let old = mapped(step.before, column, json: json)
-                    if let value = mapped(step.after, column, json: json) {
-                        updates.append(FieldUpdate(fid, .put(value)))
-                        seen.insert(fid)
-                        size += DatastoreSize.baseField + value.size(.conservative)
-                        if let old { size -= DatastoreSize.baseField + old.size(.conservative) }
+                    let old = step.before.flatMap { column < $0.count ? $0[column] : nil }.flatMap { fieldSize($0, json: json, scratch: &scratch) }
+                    let value = step.after.flatMap { column < $0.count ? $0[column] : nil }
+                    let before = fieldCount
+                    var putSize = 0
+                    let exact = writeColumn(value, fields[column], put: true, recordID: rowid, fields: &fieldCount,
+                                            size: &putSize, scratch: &scratch, buffer: &bytes)
+                    if fieldCount > before {
+                        outcomes[column] = exact ? .putExact : .putInexact
+                        spooled.size += putSize
+                        recordSize += putSize - (old ?? 0)
                     } else if let old {
-                        updates.append(FieldUpdate(fid, .delete))
-                        seen.insert(fid)
-                        size -= DatastoreSize.baseField + old.size(.conservative)
+                        if fieldCount > 0 { bytes.append(",") }
+                        bytes.append(fields[column].key)
+                        bytes.append("[\"D\"]")
+                        fieldCount += 1
+                        outcomes[column] = .deleted
+                        spooled.size += DatastoreSize.baseField
+                        recordSize -= old
                     }
                 }
-                let tracked = limits.track(tableID: state.tid, recordID: id, storedPosition: slotPositions[slot], size: slotSizes[slot])
-                limits.tracked[tracked].size = size
-                slotSizes[slot] = size
-                datastore = .update(tableID: state.tid, recordID: id, updates: updates)
+                bytes.append("}]")
+                limits.tracked[tracked].size = recordSize
+                slotSizes[slot] = recordSize
             case .deleted:
-                let slot = step.slot!
-                let id = slotIDs[slot]
-                limits.trackDelete(limits.track(tableID: state.tid, recordID: id, storedPosition: slotPositions[slot], size: slotSizes[slot]))
-                state.live.remove(id)
-                datastore = .delete(tableID: state.tid, recordID: id)
+                let (slot, tracked) = try touch(step)
+                rowid = slotIDs[slot]
+                spooled.tag = SpooledChange.delete
+                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                bytes.append("]")
+                limits.tracked[tracked].alive = false
+                state.live.remove(rowid)
             case .notApplied:
-                datastore = nil
+                break
             }
 
             // The change's object in the `briefcase` member: head, rowid | (rev, change) | old, new.
-            entries.bounds.append(entries.position)
-            compact.writeOpenChangeHead(change, to: &entries.writer)
-            entries.writer.writeRaw(",\"rowid\":")
-            if let datastore { entries.writer.writeString(datastore.recordID) } else { entries.writer.writeNull() }
-            entries.splits.append(entries.position)
-            entries.writer.writeRaw(",\"old\":")
-            compact.writeValues(change.oldValues, types: types, to: &entries.writer)
-            let back = mapping.newValues(of: datastore, roles: loggedRoles, types: types)
-            let overrides = differences(back, change.newValues, types: types)
-            if !overrides.isEmpty {
-                entries.writer.writeRaw(",\"new\":")
-                entries.writer.writeValue(.object(overrides))
+            compact.writeOpenChangeHead(change, to: &entry)
+            entry.writeRaw(",\"rowid\":")
+            if spooled.isApplied { entry.writeString(rowid) } else { entry.writeNull() }
+            let split = entry.sink.bytes.count + entry.bufferedCount
+            entry.writeRaw(",\"old\":")
+            compact.writeValues(change.oldValues, types: types, to: &entry)
+            var overrides = JSONObject()
+            for position in types.indices where !restores(position, change: change, step: step, applied: spooled.isApplied,
+                                                          rowid: rowid, columns: columns, roles: loggedRoles, types: types,
+                                                          fields: fields, outcomes: outcomes)
+            {
+                let value = position < change.newValues.count ? change.newValues[position] : nil
+                overrides[String(position)] = value.map { parts.json($0, type: types[position]) } ?? .null
             }
-            entries.writer.writeByte(UInt8(ascii: "}"))
-            pendings.append(StreamPending(element: element, index: index, tableName: tableName, recordID: change.recordID,
-                                          datastore: datastore, state: state, trackedInsert: trackedInsert))
+            if !overrides.isEmpty {
+                entry.writeRaw(",\"new\":")
+                entry.writeValue(.object(overrides))
+            }
+            entry.writeByte(UInt8(ascii: "}"))
+            try! entry.flush()  // an ArraySink never fails
+            spooled.append(rowid: rowid, change: bytes.bytes, entry: entry.sink.bytes, split: split, to: spool)
+            entry.sink.bytes.removeAll(keepingCapacity: true)
         }
         state.table.rows = replay.rows
         let live = replay.slots.indices.filter { replay.slots[$0] != nil }
         state.slotIDs = live.map { slotIDs[$0] }
         state.slotSizes = live.map { slotSizes[$0] }
         state.slotPositions = live.map { slotPositions[$0] }
-        entries.finish()
-        changeEntries[element] = entries
-        pendingByElement[element] = pendings
+        state.slotTracked = live.map { slotTracked[$0] }
+        mappedDeltas[element] = MappedDelta(state: state, tableName: codePage.decodeReversibly(delta.name),
+                                            changeCount: delta.changes.count, spooled: start..<spool.count)
 
         var head: JSONObject
         do {
@@ -136,88 +189,58 @@ extension SnapshotStreamer {
         deltaHeads[element] = head
     }
 
-    /// `{"<position>": exact form or null}` where `back` differs from `actual`.
-    private func differences(_ back: [Value?], _ actual: [Value?], types: [DataType]) -> JSONObject {
-        var result = JSONObject()
-        for position in types.indices {
-            let value = position < actual.count ? actual[position] : nil
-            let restored = position < back.count ? back[position] : nil
-            if restored != value {
-                result[String(position)] = value.map { parts.json($0, type: types[position]) } ?? .null
-            }
-        }
-        return result
+    private static func replayError(_ state: TableState) -> BriefcaseError {
+        BriefcaseError(.invalidModel, "internal: a change of table '\(state.display)' was replayed without its row")
     }
 
-    // MARK: grouping
-
-    /// One delta per applied change, or the grouping the `DatastoreSnapshot` property records.
-    /// Returns the tracked inserts in the order the deltas apply them.
-    func groupDeltas() -> [Int] {
-        var insertOrder: [Int] = []
-        let changes = pending.map {
-            DeltaGrouping.Change(tableName: $0.tableName, recordID: $0.recordID, applied: $0.datastore != nil,
-                                 table: ObjectIdentifier($0.state))
+    /// Whether the new value the datastore change gives back for logged field `position` (what
+    /// `ValueMapping.newValues` gives: an insert's field, an update's put, the record id in a
+    /// record-id column, else NULL) is the change's own, which then needs no override. A value
+    /// the forward mapping wrote as exact in its column's type is its own reverse; only the
+    /// others are mapped back.
+    private func restores(_ position: Int, change: DeltaChange, step: ChangeReplay, applied: Bool, rowid: String,
+                          columns: [Int?], roles: [ColumnRole], types: [DataType], fields: [StreamColumn],
+                          outcomes: [ColumnOutcome]) -> Bool
+    {
+        let actual = position < change.newValues.count ? change.newValues[position] : nil
+        guard applied, step.outcome != .deleted else { return actual == nil }
+        switch roles[position] {
+        case .none:
+            return actual == nil
+        case .recordID:
+            return mapping.reverse(.string(rowid), type: types[position]) == actual
+        case .field(_, let json):
+            guard let column = columns[position], column < outcomes.count,
+                  outcomes[column] == .putExact || outcomes[column] == .putInexact,
+                  let after = step.after, column < after.count, let value = after[column]
+            else { return actual == nil }
+            if outcomes[column] == .putExact && types[position].storage == fields[column].storage { return value == actual }
+            return mapping.forward(value, json: json).flatMap { mapping.reverse($0, type: types[position], json: json) } == actual
         }
-        let (groups, hintsIgnored) = DeltaGrouping.groups(changes, rev: rev, hinted: hints?.deltas)
-        if hintsIgnored {
-            warnings.append("the \(SnapshotHints.propertyName) property does not describe these changes; one delta per change instead")
-        }
-        for (position, group) in groups.enumerated() {
-            let deltaRev = rev + position
-            var changes: [DatastoreChange] = []
-            for member in group.members {
-                guard let change = pending[member].datastore else { continue }
-                patch(member, rev: deltaRev, change: changes.count)
-                changes.append(change)
-                if let tracked = pending[member].trackedInsert { insertOrder.append(tracked) }
-            }
-            let nonce = group.nonce ?? ExportBuilder.nonce(changes, rev: deltaRev)
-            deltas.append(DatastoreDelta(rev: deltaRev, changes: changes, nonce: nonce))
-        }
-        return insertOrder
-    }
-
-    private func patch(_ member: Int, rev: Int, change: Int) {
-        let item = pending[member]
-        changeEntries[item.element]?.placed[item.index] = (rev, change)  // in place: no copy of the entries
     }
 }
 
-/// The `changes` of a delta element of the `briefcase` member, serialized as the delta is mapped.
-/// Change `i` is `bytes[bounds[i]..<splits[i]]` (its head, up to its `rowid`), then
-/// `,"rev":R,"change":C` once grouping has placed it in a datastore delta, then
-/// `bytes[splits[i]..<bounds[i + 1]]`.
-struct ChangeEntries {
-    var writer = JSONWriter(sink: ArraySink(), bufferSize: 1 << 14)
-    var bounds: [Int] = []
-    var splits: [Int] = []
-    var placed: [(rev: Int, change: Int)?] = []
+/// `["I","tid","` (and U, D): the start of a change's datastore form, written once per delta.
+private struct ChangeHeads {
+    let insert: [UInt8], update: [UInt8], delete: [UInt8]
 
-    var position: Int { writer.sink.bytes.count + writer.bufferedCount }
-
-    mutating func finish() {
-        bounds.append(position)
-        try! writer.flush()  // an ArraySink never fails
-        placed = Array(repeating: nil, count: splits.count)
+    init(tableID: String) {
+        func head(_ tag: String) -> [UInt8] {
+            var writer = JSONWriter(sink: ArraySink())
+            writer.writeRaw("[\"" + tag + "\",")
+            writer.writeString(tableID)
+            writer.writeByte(UInt8(ascii: ","))
+            try! writer.flush()  // an ArraySink never fails
+            return writer.sink.bytes
+        }
+        insert = head("I")
+        update = head("U")
+        delete = head("D")
     }
 
-    /// `[change,change,…]`.
-    func write<S: ByteSink>(to out: inout JSONWriter<S>) {
-        out.writeByte(UInt8(ascii: "["))
-        writer.sink.bytes.withUnsafeBytes { bytes in
-            for index in splits.indices {
-                if index > 0 { out.writeByte(UInt8(ascii: ",")) }
-                out.writeRaw(UnsafeRawBufferPointer(rebasing: bytes[bounds[index]..<splits[index]]))
-                if let (rev, change) = placed[index] {
-                    out.writeRaw(",\"rev\":")
-                    out.writeInt(Int64(rev))
-                    out.writeRaw(",\"change\":")
-                    out.writeInt(Int64(change))
-                }
-                out.writeRaw(UnsafeRawBufferPointer(rebasing: bytes[splits[index]..<bounds[index + 1]]))
-            }
-        }
-        out.writeByte(UInt8(ascii: "]"))
+    /// The head and the record id.
+    func write(_ tag: UInt8, rowid: String, to buffer: inout RowBuffer) {
+        buffer.append(tag == SpooledChange.insert ? insert : tag == SpooledChange.update ? update : delete)
+        buffer.appendString(rowid)
     }
 }

@@ -7,16 +7,44 @@ import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit
 
-/// One column of the table being written.
-struct StreamColumn {
+/// One column of the table being written. (A class: a struct of three references was copied,
+/// retained and released, for every value written.)
+final class StreamColumn {
     let role: ColumnRole
     let type: DataType
     let storage: ValueStorage?
     /// `"fid":`, for a field.
     let key: [UInt8]
+    /// `"fid":["P",`, for a field (an update's put).
+    let putKey: [UInt8]
+
+    init(role: ColumnRole, type: DataType, key: [UInt8]) {
+        self.role = role
+        self.type = type
+        storage = type.storage
+        self.key = key
+        putKey = key.isEmpty ? [] : key + Array("[\"P\",".utf8)
+    }
 }
 
 extension SnapshotStreamer {
+    /// The columns of the state's table, as rows and changes write them.
+    func streamColumns(of state: TableState) -> [StreamColumn] {
+        state.table.fields.indices.map { column -> StreamColumn in
+            let role = column < state.roles.count ? state.roles[column] : .none
+            let type = state.table.fields[column].type
+            var key: [UInt8] = []
+            if case .field(let id, _) = role {
+                var writer = JSONWriter(sink: ArraySink())
+                writer.writeString(id)
+                writer.writeByte(UInt8(ascii: ":"))
+                try! writer.flush()  // an ArraySink never fails
+                key = writer.sink.bytes
+            }
+            return StreamColumn(role: role, type: type, key: key)
+        }
+    }
+
     func writeTable(_ state: TableState, element: Int) throws(BriefcaseError) {
         let table = state.table
         var head: JSONObject
@@ -40,19 +68,7 @@ extension SnapshotStreamer {
         var exact = JSONWriter(sink: ArraySink())
         var exactRows = 0
 
-        let columns = table.fields.indices.map { column -> StreamColumn in
-            let role = state.roles[column]
-            let type = table.fields[column].type
-            var key: [UInt8] = []
-            if case .field(let id, _) = role {
-                var writer = JSONWriter(sink: ArraySink())
-                writer.writeString(id)
-                writer.writeByte(UInt8(ascii: ":"))
-                try! writer.flush()
-                key = writer.sink.bytes
-            }
-            return StreamColumn(role: role, type: type, storage: type.storage, key: key)
-        }
+        let columns = streamColumns(of: state)
         var rowHead = JSONWriter(sink: ArraySink())
         rowHead.writeRaw("{\"tid\":")
         rowHead.writeString(state.tid)
@@ -67,7 +83,7 @@ extension SnapshotStreamer {
         state.slotIDs.reserveCapacity(table.rows.count)
         // Without a record-id column, a key or a delta, the ids are r0, r1, … (all free, and
         // no later change needs to know them taken).
-        let hasDeltas = deltasOfTable[element] != nil
+        let hasDeltas = plan.deltasOfTable[element] != nil
         let plainIDs = state.recordIDColumn == nil && state.keyColumns.isEmpty && !hasDeltas
         if hasDeltas {
             state.slotSizes.reserveCapacity(table.rows.count)
@@ -124,6 +140,8 @@ extension SnapshotStreamer {
         }
         ids.writeByte(UInt8(ascii: "}"))
         try! ids.flush()
-        elementBytes[element] = ids.sink.bytes
+        let start = spool.count
+        spool.append(ids.sink.bytes)
+        tableObjects[element] = start..<spool.count
     }
 }

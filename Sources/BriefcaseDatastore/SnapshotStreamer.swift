@@ -3,8 +3,9 @@
 // The same document, byte for byte, as `SnapshotExport(…).serialized()` (which stays as the
 // reference the tests compare against), but built table by table: each table's rows are
 // mapped and written as they are read, its deltas mapped right after it, then it is dropped.
-// What must wait for the end is small: the `briefcase` member's element objects (already
-// serialized, record ids and exact forms), the pending changes, and the limit tallies.
+// What must wait for the end goes to a spool (`ByteSpool`: memory, then an unlinked temporary
+// file): the `briefcase` member's element objects (already serialized, record ids and exact
+// forms) and the pending changes (`SpooledChange`); memory keeps the limit tallies.
 
 import JSONCore
 import BriefcaseJSON
@@ -46,7 +47,8 @@ final class SnapshotStreamer {
     var chosenRev: Int?
     var rev: Int { chosenRev ?? 0 }
     var rowCount = 0
-    var deltas: [DatastoreDelta] = []
+    /// Datastore deltas written.
+    var deltasWritten = 0
     var warnings: [String] = []
     var violations: [LimitViolation] = []
 
@@ -54,26 +56,27 @@ final class SnapshotStreamer {
     /// The state of each table element, by stream position.
     var tableStates: [Int: TableState] = [:]
     var tableIDs = IDAllocator()
-    /// The deltas of each table (stream positions), mapped right after its rows; the deltas
-    /// with no table, mapped at the end.
-    var deltasOfTable: [Int: [Int]] = [:]
-    var orphans: [Int] = []
-    /// Deltas received, waiting for their table (or the end).
-    var received: [Int: Delta] = [:]
-    var deltaCount = 0
+    /// The order the elements come in (`SnapshotExportStream.order`): every delta to count its
+    /// changes, then each table followed by its deltas again, then the deltas without a table.
+    let plan: SnapshotExportStream.Plan
+    /// Elements consumed so far (a position in `plan.order`).
+    var given = 0
     var changeCount = 0
-    var tablesSeen = 0
-    /// The `briefcase` member's element objects, serialized, by stream position (delta
-    /// elements are serialized at the end, once their changes know their revision).
-    var elementBytes: [Int: [UInt8]] = [:]
+    /// The table whose deltas come next, and how many of them are still to come.
+    var current: TableState?
+    var deltasToCome = 0
+    /// What the end of the document is written from: the table element objects of the
+    /// `briefcase` member (by stream position) and the changes of each delta element.
+    let spool = ByteSpool()
+    var tableObjects: [Int: Range<Int>] = [:]
+    var mappedDeltas: [Int: MappedDelta] = [:]
+    /// The heads of the delta element objects (their changes are written at the end, once
+    /// they know their revision).
     var deltaHeads: [Int: JSONObject] = [:]
-    var changeEntries: [Int: ChangeEntries] = [:]
     /// Writes the change objects of the `briefcase` member.
-    var compact: CompactDocumentParts
-    /// Warnings and pending changes of each delta element, put in stream order at the end.
+    let compact: CompactDocumentParts
+    /// Warnings of each delta element, put in stream order at the end.
     var deltaWarnings: [Int: [String]] = [:]
-    var pendingByElement: [Int: [StreamPending]] = [:]
-    var pending: [StreamPending] = []
     var limits = StreamLimits()
 
     init(heads: [Element], container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString,
@@ -88,86 +91,73 @@ final class SnapshotStreamer {
         mapping = ValueMapping(codePage: codePage)
         compact = CompactDocumentParts(codePage: codePage)
         hints = SnapshotHints(properties: properties, codePage: codePage)
+        plan = SnapshotExportStream.Plan(heads: heads)
         for (position, head) in heads.enumerated() {
             guard case .table(let table) = head else { continue }
             let state = makeState(table, keyDelta: firstDelta(named: table.name))
             states.append(state)
             tableStates[position] = state
         }
-        // Each delta goes with the first table of its name; one without a table gets a table of
-        // its logged fields at the end (in stream order, as the reference does).
-        for (position, head) in heads.enumerated() {
-            guard case .delta(let delta) = head else { continue }
-            deltaCount += 1
-            if let table = heads.indices.first(where: { tableStates[$0].map { namesMatch($0.name, delta.name) } ?? false }) {
-                deltasOfTable[table, default: []].append(position)
-            } else {
-                orphans.append(position)
-            }
-        }
     }
 
     var summary: SnapshotExportSummary {
-        SnapshotExportSummary(rev: rev, rowCount: rowCount, deltaCount: deltas.count, warnings: warnings,
+        SnapshotExportSummary(rev: rev, rowCount: rowCount, deltaCount: deltasWritten, warnings: warnings,
                               limitViolations: violations)
     }
 
     func consume(_ position: Int, _ element: Element) throws(BriefcaseError) {
-        guard position < heads.count, heads[position].kind == element.kind, received[position] == nil else {
+        guard given < plan.order.count, plan.order[given] == position, heads[position].kind == element.kind else {
             throw BriefcaseError(.invalidModel, "internal: element \(position) given to the snapshot export out of place")
         }
+        let counting = given < plan.deltaCount
+        given += 1
         switch element {
-        case .delta(let delta):
-            guard tablesSeen == 0 else {
-                throw BriefcaseError(.invalidModel, "internal: the snapshot export needs every delta before the tables")
-            }
+        case .delta(let delta) where counting:
             changeCount += delta.changes.count
-            received[position] = delta
-        case .table(let table):
-            guard received.count == deltaCount, let state = tableStates[position] else {
-                throw BriefcaseError(.invalidModel, "internal: the snapshot export needs every delta before the tables")
+        case .delta(let delta):
+            if let state = current {
+                try mapDelta(delta, state: state, element: position)
+                deltasToCome -= 1
+                if deltasToCome == 0 { try finishTable(state) }
+            } else {
+                // Without a table (in stream order, as the reference).
+                let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
+                try mapDelta(delta, state: state, element: position)
             }
-            tablesSeen += 1
+        case .table(let table):
+            guard let state = tableStates[position] else {
+                throw BriefcaseError(.invalidModel, "internal: element \(position) given to the snapshot export out of place")
+            }
             if !table.rows.isEmpty { writeHeader(rowsEmpty: false) }
             state.table = table
             try writeTable(state, element: position)
-            for deltaPosition in deltasOfTable[position] ?? [] {
-                guard let delta = received[deltaPosition], case .delta(let head) = heads[deltaPosition] else { continue }
-                received[deltaPosition] = head  // done: keep nothing of its element's bytes
-                try mapDelta(delta, state: state, element: deltaPosition)
-            }
-            state.release()
-            try flushChunk(force: true)
+            deltasToCome = plan.deltasOfTable[position]?.count ?? 0
+            if deltasToCome == 0 { try finishTable(state) } else { current = state }
         }
     }
 
+    /// Once a table's deltas are mapped: nothing of its rows is kept.
+    private func finishTable(_ state: TableState) throws(BriefcaseError) {
+        current = nil
+        limits.settleTracked()
+        state.release()
+        try flushChunk(force: true)
+    }
+
     func finish() throws(BriefcaseError) {
-        guard received.count == deltaCount, tablesSeen == tableStates.count else {
+        guard given == plan.order.count else {
             throw BriefcaseError(.invalidModel, "internal: the snapshot export ended before every element was given")
         }
         writeHeader(rowsEmpty: true)
-        for position in orphans {
-            guard let delta = received[position] else { continue }
-            let state: TableState
-            if let existing = states.first(where: { namesMatch($0.name, delta.name) }) {
-                state = existing
-            } else {
-                let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
-                state = makeState(table, keyDelta: delta)
-                states.append(state)
-            }
-            try mapDelta(delta, state: state, element: position)
-        }
-        received = [:]
+        limits.settleTracked()  // the deltas without a table
         out.writeRaw(rowCount == 0 ? "]" as StaticString : "\n]")
 
         for position in heads.indices {
             warnings += deltaWarnings[position] ?? []
-            pending += pendingByElement[position] ?? []
         }
-        let insertOrder = groupDeltas()
-        try writeDeltas()
-        try writeExtras()
+        var hinted = try hintedDeltas()
+        let insertOrder = try writeDeltas(&hinted)
+        try writeExtras(hinted)
         out.writeRaw("}\n")
         try flushChunk(force: true)
         checkLimits(insertOrder: insertOrder)

@@ -28,6 +28,9 @@ final class TableState {
     /// (`.conservative`), and its position among all stored records (nil: inserted by a change).
     var slotSizes: [Int] = []
     var slotPositions: [Int?] = []
+    /// For the streaming export, parallel to `slotIDs` once a delta is mapped: the record's index
+    /// in `StreamLimits.tracked` once a change touched it, else -1.
+    var slotTracked: [Int] = []
     /// Record ids of the live records.
     var live = IDAllocator()
 
@@ -49,6 +52,7 @@ final class TableState {
         slotIDs = []
         slotSizes = []
         slotPositions = []
+        slotTracked = []
         live = IDAllocator()
     }
 }
@@ -92,6 +96,17 @@ enum TableMapping {
             keyColumns = keyDelta.keyFields.compactMap { key in table.fields.firstIndex { namesMatch($0.name, key) } }
         }
         return TableState(tid: tid, name: table.name, display: display, table: table, roles: roles, keyColumns: keyColumns)
+    }
+
+    /// The state a delta is mapped over: the first of `states` with its name, else a new one
+    /// (appended) for a table of its logged fields with no stored rows (a delta without a table).
+    static func state(for delta: Delta, in states: inout [TableState], codePage: CodePage, hints: SnapshotHints?,
+                      tableIDs: inout IDAllocator) -> TableState {
+        if let existing = states.first(where: { namesMatch($0.name, delta.name) }) { return existing }
+        let table = Table(name: delta.name, fields: delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+        let state = makeState(table, keyDelta: delta, codePage: codePage, hints: hints, tableIDs: &tableIDs)
+        states.append(state)
+        return state
     }
 
     /// The record id of a row: the record-id column, else the key values, else `fallback`;

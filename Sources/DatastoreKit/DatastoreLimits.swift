@@ -68,9 +68,14 @@ public enum DatastoreLimits {
     public static func violation(ofDelta delta: DatastoreDelta, accounting: BytesAccounting = .conservative)
         -> DatastoreError?
     {
-        let size = delta.size(accounting)
+        violation(ofDeltaSize: delta.size(accounting), rev: delta.rev)
+    }
+
+    /// The violation of the delta for revision `rev` of size `size` (100 + Σ change size; path
+    /// `$`), or nil. (A writer that streams deltas tallies their sizes itself.)
+    public static func violation(ofDeltaSize size: Int, rev: Int) -> DatastoreError? {
         guard size > deltaSize else { return nil }
         return DatastoreError(.limitExceeded,
-            "the delta for revision \(delta.rev) has size \(size) bytes; at most \(deltaSize) are allowed")
+            "the delta for revision \(rev) has size \(size) bytes; at most \(deltaSize) are allowed")
     }
 }

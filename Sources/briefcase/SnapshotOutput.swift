@@ -8,8 +8,8 @@ import BriefcaseKit
 /// (gzip for a `.gz` name). Limit violations are known only at the end: when they are refused,
 /// the output is discarded, so nothing is left behind.
 enum SnapshotOutput {
-    /// The snapshot of a binary briefcase on disk, element by element (memory: the index, the
-    /// pending changes and one table). For `StreamingConversion.convert` to call for a
+    /// The snapshot of a binary briefcase on disk, element by element (memory: the index and one
+    /// table with its deltas). For `StreamingConversion.convert` to call for a
     /// `.snapshot` output without `--skip-damaged`; the caller reports `report` (code page note,
     /// decoding warnings) as for JSON. Same bytes as `write(_ loaded:…)` of the decoded document.
     static func write(_ elements: BriefcaseElements, encoding: CodePage?, inputPath: String, to output: String,

@@ -55,7 +55,7 @@ public struct JSONDocumentParts: Sendable {
     /// A change without its values: `type`, `recordID`, `status`, `message`.
     /// (Written by `CompactDocumentParts.writeOpenChangeHead`, the one definition.)
     public func changeHead(_ change: DeltaChange) -> JSONObject {
-        var compact = CompactDocumentParts(codePage: codePage)
+        let compact = CompactDocumentParts(codePage: codePage)
         var writer = JSONWriter(sink: ArraySink(), bufferSize: 256)
         compact.writeOpenChangeHead(change, to: &writer)
         writer.writeByte(UInt8(ascii: "}"))

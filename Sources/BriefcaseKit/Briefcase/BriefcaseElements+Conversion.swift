@@ -35,7 +35,8 @@ extension BriefcaseElements {
     ///
     /// Damage: an element whose bytes fail to decode stops the conversion with its error (file,
     /// element, offset) — or, with `skipDamaged`, is left out and listed in the report. I/O
-    /// errors always stop it. `order` (default: file order) is the order to decode them in.
+    /// errors always stop it. `order` (default: file order) is the order to decode them in; an
+    /// element may come more than once (its warnings and damage are reported the first time).
     ///
     /// `allValidUTF8`, when given, tells after each `consume` whether every 8-bit string it wrote
     /// as UTF-8 was valid UTF-8 (a JSON writer validates each one anyway): while UTF-8 is the
@@ -46,17 +47,23 @@ extension BriefcaseElements {
                         allValidUTF8: (() -> Bool)? = nil,
                         abandon: () -> Void) throws -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
+        var decoded = Set<Int>()  // in this pass
         func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport) throws(BriefcaseError) -> Element? {
+            let again = !decoded.insert(i).inserted
+            var repeated: [DecodingWarning] = []
             do throws(BriefcaseError) {
-                return try decode(i, warnings: &report.warnings)
+                return again ? try decode(i, warnings: &repeated) : try decode(i, warnings: &report.warnings)
             } catch {
                 guard skipDamaged, error.kind != .io else { throw error }
-                report.skipped.append(SkippedElement(index: i, kind: elements[i].kind, name: elements[i].label, error: error))
+                if !again {
+                    report.skipped.append(SkippedElement(index: i, kind: elements[i].kind, name: elements[i].label, error: error))
+                }
                 return nil
             }
         }
         /// One pass writing every element; false when an element contradicts `check`.
         func pass(_ codePage: CodePage, check: StreamingCodePageDetection?) throws -> Bool {
+            decoded = []
             report.warnings = []
             report.skipped = []
             try start(codePage)
@@ -116,6 +123,7 @@ extension BriefcaseElements {
         var heads: [Element] = []
         var witnesses = CodePageWitnesses()
         var scratch = ElementConversionReport(codePage: .utf8)
+        decoded = []
         for i in elements.indices {
             guard let element = try decodeOrSkip(i, &scratch) else { continue }
             heads.append(element.head)

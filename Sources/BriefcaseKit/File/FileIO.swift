@@ -65,6 +65,20 @@ public enum FileIO {
         }
     }
 
+    /// A temporary file in `directory` (default: TMPDIR, else /tmp) named `prefix-XXXXXX`, unlinked
+    /// at once: it has no name from the start, so nothing is left behind even after SIGKILL.
+    /// Returns its descriptor.
+    static func makeUnlinkedTemporaryFile(prefix: String, in given: String? = nil) throws(BriefcaseError) -> Int32 {
+        var directory = given ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        if directory.isEmpty { directory = "/tmp" }
+        var template = Array("\(directory)/\(prefix)-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ioError("cannot create a temporary file", directory) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
+    }
+
     static func ioError(_ what: String, _ path: String) -> BriefcaseError {
         BriefcaseError(.io, "\(what): \(String(cString: strerror(errno)))", file: path)
     }

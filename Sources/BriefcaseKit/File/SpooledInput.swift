@@ -51,7 +51,7 @@ public final class SpooledInput {
     ///   - limit: the most inflated bytes; default `Gzip.defaultLimit` (see above).
     public init(_ name: String, gzip: Bool?, shape: SpoolShape = .any, limit: Int? = nil) throws(BriefcaseError) {
         self.name = name
-        descriptor = try Self.makeTemporaryFile()
+        descriptor = try FileIO.makeUnlinkedTemporaryFile(prefix: ".briefcase-input")
         let displayName = name == "-" ? "(standard input)" : name
         do throws(BriefcaseError) {
             let source = name == "-" ? 0 : try FileIO.openRegularFile(name).descriptor
@@ -90,17 +90,6 @@ public final class SpooledInput {
             located.message += " (offset in the decompressed data)"
         }
         return located
-    }
-
-    private static func makeTemporaryFile() throws(BriefcaseError) -> Int32 {
-        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        if directory.isEmpty { directory = "/tmp" }
-        var template = Array("\(directory)/.briefcase-input-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileIO.ioError("cannot create a temporary file", directory) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return fd
     }
 
     // MARK: copying

@@ -114,8 +114,8 @@ extension Table {
                     continue
                 }
                 let before = rows[match]
-                lookup.remove(before!, at: match)
                 if change.type == .delete {
+                    lookup.remove(before!, at: match)
                     rows[match] = nil
                     replays.append(ChangeReplay(outcome: .deleted, slot: match, before: before, after: nil))
                 } else {
@@ -128,7 +128,7 @@ extension Table {
                             rows[match]![column] = nil
                         }
                     }
-                    lookup.add(rows[match]!, at: match)
+                    lookup.replace(before!, with: rows[match]!, at: match)
                     replays.append(ChangeReplay(outcome: .updated, slot: match, before: before, after: rows[match]))
                 }
             default:
@@ -215,5 +215,19 @@ private struct RowLookup {
     mutating func remove(_ row: Row, at slot: Int) {
         if let keyColumns { byKey[keyColumns.map { row[$0] }]?.remove(slot) }
         for column in indexedColumns { byColumn[column]![row[column]]?.remove(slot) }
+    }
+
+    /// The row at `slot` changed from `old` to `new`: only the tables of the columns whose value
+    /// changed are touched (an update seldom changes its key, and hashing the key values twice
+    /// per change was most of the replay's cost).
+    mutating func replace(_ old: Row, with new: Row, at slot: Int) {
+        if let keyColumns, keyColumns.contains(where: { old[$0] != new[$0] }) {
+            byKey[keyColumns.map { old[$0] }]?.remove(slot)
+            byKey[keyColumns.map { new[$0] }, default: []].insert(slot)
+        }
+        for column in indexedColumns where old[column] != new[column] {
+            byColumn[column]![old[column]]?.remove(slot)
+            byColumn[column]![new[column], default: []].insert(slot)
+        }
     }
 }
