@@ -67,10 +67,10 @@ public enum JSONParser {
     public static func parseValue(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, depth: Int,
                                   maxDepth: Int = 256) throws(JSONParseError) -> (value: JSONValue, end: Int) {
         var parser = Parser(bytes, maxDepth: max(0, maxDepth - depth))
-        parser.i = offset
+        parser.cursor.i = offset
         parser.stopAfterValue = true
         let value = try parser.parseDocument()
-        return (value, parser.i)
+        return (value, parser.cursor.i)
     }
 
     /// Parses one JSON document from a string's UTF-8.
@@ -93,7 +93,8 @@ private struct Parser {
     let buf: UnsafeBufferPointer<UInt8>
     let end: Int
     let maxDepth: Int
-    var i = 0
+    /// The position, and the grammar's pieces read at it (the one tokenizer, `JSONCursor`).
+    var cursor: JSONCursor
     /// Reused output buffer for strings containing escapes.
     var scratch: [UInt8] = []
     /// Return after the first complete value instead of requiring the end of the input.
@@ -103,6 +104,7 @@ private struct Parser {
         self.buf = buf
         self.end = buf.count
         self.maxDepth = maxDepth
+        self.cursor = JSONCursor(buf)
     }
 
     /// An open container on the explicit stack.
@@ -163,14 +165,7 @@ private struct Parser {
     // MARK: structure
 
     @inline(__always)
-    mutating func skipWhitespace() {
-        while i < end {
-            switch buf[i] {
-            case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
-            default: return
-            }
-        }
-    }
+    mutating func skipWhitespace() { cursor.skipWhitespace() }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         var frames: [Frame] = []
@@ -178,25 +173,25 @@ private struct Parser {
 
         nextValue: while true {
             skipWhitespace()
-            guard i < end else { throw unexpectedEnd() }
-            switch buf[i] {
+            guard cursor.i < end else { throw unexpectedEnd() }
+            switch buf[cursor.i] {
             case UInt8(ascii: "["):
-                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: i) }
-                i &+= 1
+                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: cursor.i) }
+                cursor.i &+= 1
                 skipWhitespace()
-                if i < end && buf[i] == UInt8(ascii: "]") {
-                    i &+= 1
+                if cursor.i < end && buf[cursor.i] == UInt8(ascii: "]") {
+                    cursor.i &+= 1
                     value = .array([])
                 } else {
                     frames.append(Frame(isObject: false, start: elementStack.count))
                     continue nextValue
                 }
             case UInt8(ascii: "{"):
-                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: i) }
-                i &+= 1
+                guard frames.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)", at: cursor.i) }
+                cursor.i &+= 1
                 skipWhitespace()
-                if i < end && buf[i] == UInt8(ascii: "}") {
-                    i &+= 1
+                if cursor.i < end && buf[cursor.i] == UInt8(ascii: "}") {
+                    cursor.i &+= 1
                     value = .object(JSONObject())
                 } else {
                     let key = try parseKey()
@@ -204,7 +199,7 @@ private struct Parser {
                     continue nextValue
                 }
             case quote:
-                i &+= 1
+                cursor.i &+= 1
                 value = .string(try parseString())
             case UInt8(ascii: "t"):
                 try parseLiteral("true")
@@ -218,7 +213,7 @@ private struct Parser {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = .number(try parseNumber())
             default:
-                throw unexpectedByte("a JSON value", at: i)
+                throw unexpectedByte("a JSON value", at: cursor.i)
             }
 
             // A value is complete: attach it to the enclosing containers, closing as many as end here.
@@ -226,45 +221,45 @@ private struct Parser {
                 if frames.isEmpty && stopAfterValue { return value }
                 skipWhitespace()
                 if frames.isEmpty {
-                    guard i == end else { throw unexpectedByte("end of input", at: i) }
+                    guard cursor.i == end else { throw unexpectedByte("end of input", at: cursor.i) }
                     return value
                 }
-                guard i < end else { throw unexpectedEnd() }
+                guard cursor.i < end else { throw unexpectedEnd() }
                 let top = frames.count - 1
-                let byte = buf[i]
+                let byte = buf[cursor.i]
                 if frames[top].isObject {
                     let key = frames[top].key
                     if byte == UInt8(ascii: ",") {
                         memberStack.append((key: key, value: value))
-                        i &+= 1
+                        cursor.i &+= 1
                         skipWhitespace()
-                        let keyOffset = i
+                        let keyOffset = cursor.i
                         let next = try parseKey()
                         try checkUnique(next, in: &frames[top], at: keyOffset)
                         frames[top].key = next
                         continue nextValue
                     } else if byte == UInt8(ascii: "}") {
-                        i &+= 1
+                        cursor.i &+= 1
                         memberStack.append((key: key, value: value))
                         let start = frames.removeLast().start
                         value = .object(JSONObject(Array(memberStack[start...])))
                         memberStack.removeSubrange(start...)
                     } else {
-                        throw unexpectedByte("',' or '}'", at: i)
+                        throw unexpectedByte("',' or '}'", at: cursor.i)
                     }
                 } else {
                     if byte == UInt8(ascii: ",") {
                         elementStack.append(value)
-                        i &+= 1
+                        cursor.i &+= 1
                         continue nextValue
                     } else if byte == UInt8(ascii: "]") {
-                        i &+= 1
+                        cursor.i &+= 1
                         elementStack.append(value)
                         let start = frames.removeLast().start
                         value = .array(Array(elementStack[start...]))
                         elementStack.removeSubrange(start...)
                     } else {
-                        throw unexpectedByte("',' or ']'", at: i)
+                        throw unexpectedByte("',' or ']'", at: cursor.i)
                     }
                 }
             }
@@ -273,138 +268,84 @@ private struct Parser {
 
     /// Parses `"key"` `:` (whitespace before the key already skipped).
     mutating func parseKey() throws(JSONParseError) -> String {
-        guard i < end else { throw unexpectedEnd() }
-        guard buf[i] == quote else { throw unexpectedByte("a string (object key)", at: i) }
-        i &+= 1
+        guard cursor.i < end else { throw unexpectedEnd() }
+        guard buf[cursor.i] == quote else { throw unexpectedByte("a string (object key)", at: cursor.i) }
+        cursor.i &+= 1
         let key = try parseString()
         skipWhitespace()
-        guard i < end else { throw unexpectedEnd() }
-        guard buf[i] == UInt8(ascii: ":") else { throw unexpectedByte("':'", at: i) }
-        i &+= 1
+        guard cursor.i < end else { throw unexpectedEnd() }
+        guard buf[cursor.i] == UInt8(ascii: ":") else { throw unexpectedByte("':'", at: cursor.i) }
+        cursor.i &+= 1
         return key
     }
 
     mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
-        let start = i
+        guard !cursor.literal(literal) else { return }
+        // What is there is not the literal: the input ends inside it, or a byte differs.
+        let rest = UnsafeBufferPointer(rebasing: buf[cursor.i...])
         let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        for expected in text {
-            guard i < end else { throw unexpectedEnd() }
-            guard buf[i] == expected else { throw fail("invalid literal", at: start) }
-            i &+= 1
-        }
+        if rest.count < text.count && text.starts(with: rest) { throw unexpectedEnd() }
+        throw fail("invalid literal", at: cursor.i)
     }
 
     // MARK: numbers
 
-    @inline(__always)
-    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    mutating func skipDigits() {
-        while i < end && isDigit(buf[i]) { i &+= 1 }
-    }
-
-    /// At least one digit, then any more.
-    mutating func requireDigits() throws(JSONParseError) {
-        guard i < end else { throw unexpectedEnd() }
-        guard isDigit(buf[i]) else { throw unexpectedByte("a digit", at: i) }
-        skipDigits()
-    }
-
     mutating func parseNumber() throws(JSONParseError) -> String {
-        let start = i
-        if buf[i] == UInt8(ascii: "-") { i &+= 1 }
-        guard i < end else { throw unexpectedEnd() }
-        if buf[i] == UInt8(ascii: "0") {
-            let zero = i
-            i &+= 1
-            if i < end && isDigit(buf[i]) { throw fail("leading zeros are not allowed", at: zero) }
-        } else {
-            try requireDigits()
+        let start = cursor.i
+        switch cursor.scanNumber() {
+        case nil: break
+        case .end?: throw unexpectedEnd()
+        case .leadingZero(let zero)?: throw fail("leading zeros are not allowed", at: zero)
+        case .notADigit(let offset)?: throw unexpectedByte("a digit", at: offset)
         }
-        if i < end && buf[i] == UInt8(ascii: ".") {
-            i &+= 1
-            try requireDigits()
-        }
-        if i < end && (buf[i] | 0x20) == UInt8(ascii: "e") {
-            i &+= 1
-            if i < end && (buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-")) { i &+= 1 }
-            try requireDigits()
-        }
-        return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<cursor.i]), as: UTF8.self)
     }
 
     // MARK: strings
 
-    /// True if any of the 8 bytes is `"`, `\`, < 0x20 or >= 0x80 (exact: no false negatives,
-    /// and no false positives when all bytes are ASCII).
-    @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* UInt64(quote))
-        let backslashes = word ^ (ones &* UInt64(backslash))
-        // With no high bits in `word`, x &- ones*n sets a high bit iff some byte of x is < n.
-        return ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & high != 0
-    }
-
-    /// Parses string content; `i` is just past the opening quote. Leaves `i` past the closing quote.
+    /// Parses string content; the position is just past the opening quote. Leaves the position past the closing quote.
     mutating func parseString() throws(JSONParseError) -> String {
-        var runStart = i
+        var runStart = cursor.i
         var hasEscapes = false
         while true {
-            if let base = buf.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while end &- i >= 8 {
-                    if Parser.needsAttention(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
-                    i &+= 8
-                }
-            }
-            guard i < end else { throw unexpectedEnd() }
-            let byte = buf[i]
+            if buf.baseAddress != nil { cursor.skipPlainText() }
+            guard cursor.i < end else { throw unexpectedEnd() }
+            let byte = buf[cursor.i]
             if byte == quote {
                 let string: String
                 if hasEscapes {
-                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<cursor.i]))
                     string = String(decoding: scratch, as: UTF8.self)
                 } else {
-                    string = String(decoding: UnsafeBufferPointer(rebasing: buf[runStart..<i]), as: UTF8.self)
+                    string = String(decoding: UnsafeBufferPointer(rebasing: buf[runStart..<cursor.i]), as: UTF8.self)
                 }
-                i &+= 1
+                cursor.i &+= 1
                 return string
             } else if byte == backslash {
                 if !hasEscapes {
                     hasEscapes = true
                     scratch.removeAll(keepingCapacity: true)
                 }
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<cursor.i]))
                 try parseEscape()
-                runStart = i
+                runStart = cursor.i
             } else if byte < 0x20 {
                 throw fail("control character 0x" + String(byte, radix: 16, uppercase: true)
-                    + " must be escaped in a string", at: i)
-            } else if byte < 0x80 {
-                i &+= 1
+                    + " must be escaped in a string", at: cursor.i)
             } else {
-                try skipUTF8Sequence()
+                // A byte `skipPlainText` stops at that starts no well-formed UTF-8 sequence.
+                if UTF8Validation.sequenceLength(buf.baseAddress!, at: cursor.i, end: end) < 0 { throw unexpectedEnd() }
+                throw fail("invalid UTF-8", at: cursor.i)
             }
         }
     }
 
-    /// Validates one multi-byte UTF-8 sequence starting at `i` (lead byte >= 0x80) and skips it.
-    /// Rejects overlong forms, encoded surrogates and code points above U+10FFFF.
-    mutating func skipUTF8Sequence() throws(JSONParseError) {
-        let length = UTF8Validation.sequenceLength(buf.baseAddress!, at: i, end: end)
-        if length < 0 { throw unexpectedEnd() }
-        guard length > 0 else { throw fail("invalid UTF-8", at: i) }
-        i &+= length
-    }
-
-    /// Decodes the escape at `i` (a backslash) into `scratch`; leaves `i` after it.
+    /// Decodes the escape at the position (a backslash) into `scratch`; leaves the position after it.
     mutating func parseEscape() throws(JSONParseError) {
-        let start = i
-        guard i &+ 1 < end else { throw unexpectedEnd() }
+        let start = cursor.i
+        guard cursor.i &+ 1 < end else { throw unexpectedEnd() }
         let decoded: UInt8
-        switch buf[i &+ 1] {
+        switch buf[cursor.i &+ 1] {
         case quote: decoded = quote
         case backslash: decoded = backslash
         case UInt8(ascii: "/"): decoded = UInt8(ascii: "/")
@@ -414,23 +355,23 @@ private struct Parser {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"):
-            i &+= 2
+            cursor.i &+= 2
             var scalar = try parseHex4(escapeStart: start)
             if scalar >= 0xDC00 && scalar <= 0xDFFF {
                 throw fail("unpaired surrogate escape (low surrogate without high)", at: start)
             }
             if scalar >= 0xD800 && scalar <= 0xDBFF {
                 // Must be followed immediately by a \uDC00-\uDFFF escape.
-                guard i < end else { throw unexpectedEnd() }
-                guard buf[i] == backslash else {
+                guard cursor.i < end else { throw unexpectedEnd() }
+                guard buf[cursor.i] == backslash else {
                     throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
                 }
-                guard i &+ 1 < end else { throw unexpectedEnd() }
-                guard buf[i &+ 1] == UInt8(ascii: "u") else {
+                guard cursor.i &+ 1 < end else { throw unexpectedEnd() }
+                guard buf[cursor.i &+ 1] == UInt8(ascii: "u") else {
                     throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
                 }
-                let lowStart = i
-                i &+= 2
+                let lowStart = cursor.i
+                cursor.i &+= 2
                 let low = try parseHex4(escapeStart: lowStart)
                 guard low >= 0xDC00 && low <= 0xDFFF else {
                     throw fail("unpaired surrogate escape (high surrogate not followed by low)", at: start)
@@ -443,15 +384,15 @@ private struct Parser {
             throw fail("invalid escape sequence", at: start)
         }
         scratch.append(decoded)
-        i &+= 2
+        cursor.i &+= 2
     }
 
-    /// Four hex digits at `i`; leaves `i` after them.
+    /// Four hex digits at the position; leaves the position after them.
     mutating func parseHex4(escapeStart: Int) throws(JSONParseError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard i < end else { throw unexpectedEnd() }
-            let byte = buf[i]
+            guard cursor.i < end else { throw unexpectedEnd() }
+            let byte = buf[cursor.i]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
@@ -460,7 +401,7 @@ private struct Parser {
             default: throw fail("invalid \\u escape (expected 4 hex digits)", at: escapeStart)
             }
             value = value << 4 | UInt32(digit)
-            i &+= 1
+            cursor.i &+= 1
         }
         return value
     }

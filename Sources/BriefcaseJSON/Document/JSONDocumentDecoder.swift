@@ -1,12 +1,12 @@
 import JSONCore
 import BriefcaseKit
 
-/// Reads the lossless JSON document (Spec/json-format.md) back into a briefcase, symmetric to
-/// `JSONDocumentEncoder`. Errors name the JSON path of the offending value.
+/// Reads the lossless JSON document (Spec/json-format.md) back into a whole briefcase, symmetric
+/// to `JSONDocumentEncoder`: the one reader, `JSONStreamReader`, collecting what it reads.
+/// Errors name the JSON path and the byte offset of the offending value.
 public struct JSONDocumentDecoder {
     public init() {}
 
-    /// Errors carry both the JSON path and the byte offset of what is wrong.
     public func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseDocument {
         try decodeNamingCodePage(bytes).document
     }
@@ -14,29 +14,35 @@ public struct JSONDocumentDecoder {
     /// The document and the code page its `encoding` names: the one its 8-bit strings are shown
     /// in when it is written as JSON again (json → json gives back the same document).
     public func decodeNamingCodePage(_ bytes: [UInt8]) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
-        do throws(BriefcaseError) {
-            let root: JSONValue
-            do { root = try JSONParser.parse(bytes) } catch { throw error.briefcaseError }
-            return try decodeNamingCodePage(root)
-        } catch {
-            throw error.locatedInJSON(bytes)
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(BriefcaseError) in try decodeNamingCodePage(buffer) }
         }
+        return try result.get()
     }
 
-    public func decode(_ root: JSONValue) throws(BriefcaseError) -> BriefcaseDocument {
-        try decodeNamingCodePage(root).document
-    }
-
-    public func decodeNamingCodePage(_ root: JSONValue) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
-        let top = try Node(root, "$").object()
-        let head = try Self.head(top)
-        let reader = ValueReader(codePage: head.codePage)
-        var file = BriefcaseFile(properties: head.properties, headerPadding: head.headerPadding)
-        for element in try top.member("elements").array() {
-            file.stream.elements.append(try reader.element(element))
-        }
-        try head.checkContainer()
+    /// The same, from bytes that stay valid while it runs (a mapped file).
+    public func decodeNamingCodePage(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
+        var reader = JSONStreamReader(bytes)
+        var collector = DocumentCollector()
+        try reader.read(into: &collector)
+        guard let head = collector.head else { throw BriefcaseError(.invalidData, "internal: the document had no head") }
+        let file = BriefcaseFile(properties: head.properties, stream: Bin2Stream(elements: collector.elements), headerPadding: head.headerPadding)
         return (BriefcaseDocument(container: head.container, file: file), head.codePage)
+    }
+
+    /// Keeps the head and every element (a second head starts over, as the reader may send one).
+    struct DocumentCollector: JSONDocumentStreamConsumer {
+        var head: JSONDocumentHead?
+        var elements: [Element] = []
+
+        mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError) {
+            self.head = head
+            elements = []
+        }
+
+        mutating func element(_ element: Element) throws(BriefcaseError) {
+            elements.append(element)
+        }
     }
 
     /// Everything but the elements: `format`, `version`, `container`, `encoding`, `properties`,

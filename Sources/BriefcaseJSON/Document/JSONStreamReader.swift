@@ -106,7 +106,8 @@ public struct JSONStreamReader {
         return try JSONDocumentDecoder.head(ObjectNode(object: JSONObject(members), path: "$"))
     }
 
-    /// The whole document through `JSONDocumentDecoder` (its memory, its messages).
+    /// The whole document as a `JSONValue` tree, read by `ValueReader` (the same code as the
+    /// streaming path's small parts, so the same checks and messages).
     private mutating func readWhole<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
         let root: JSONValue
         do {
@@ -114,13 +115,15 @@ public struct JSONStreamReader {
         } catch {
             throw error.briefcaseError
         }
-        let document = try JSONDocumentDecoder().decode(root)
-        let codePage = root["encoding"]?.stringValue.flatMap { CodePage(name: $0) } ?? .utf8
-        try consumer.begin(JSONDocumentHead(container: document.container, codePage: codePage,
-                                            properties: document.file.properties, headerPadding: document.file.headerPadding))
-        for element in document.file.stream.elements {
-            try consumer.element(element)
+        let top = try Node(root, "$").object()
+        let head = try JSONDocumentDecoder.head(top)
+        let elements = try top.member("elements").array()
+        try consumer.begin(head)
+        let reader = ValueReader(codePage: head.codePage)
+        for element in elements {
+            try consumer.element(try reader.element(element))
         }
+        try head.checkContainer()
         consumed?(end)
     }
 
