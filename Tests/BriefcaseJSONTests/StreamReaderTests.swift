@@ -5,11 +5,13 @@ import BriefcaseTestSupport
 @testable import BriefcaseJSON
 @testable import BriefcaseKit
 
-/// The streaming reader (`JSONStreamReader`, `JSONStreamConversion`) against the tree decoder
-/// (`JSONDocumentDecoder`) as the oracle: same elements, same bytes out, same refusals.
+/// The JSON document reader (`JSONStreamReader`, behind `JSONDocumentDecoder` and the
+/// element-by-element `JSONStreamConversion`) against independent oracles: the fixtures' and
+/// samples' own bytes, models written here by hand, and round trips.
 struct StreamReaderTests {
-    /// Every fixture and real sample that decodes, with its container and its JSON document.
-    static func documents() throws -> [(name: String, original: [UInt8], json: [UInt8])] {
+    /// Every fixture and real sample that decodes without a warning (so that it is laid out as
+    /// every writer lays it out), with its container and its JSON document.
+    static func documents() throws -> [(name: String, original: [UInt8], container: ContainerFormat, json: [UInt8])] {
         var inputs: [(String, [UInt8], ContainerFormat)] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: SamplePaths.fixtures.path).sorted()
         for name in names where name.hasSuffix(".daBriefcase") || name.hasSuffix(".bin2") {
@@ -19,121 +21,91 @@ struct StreamReaderTests {
         for name in SamplePaths.sampleNames {
             if let bytes = SamplePaths.sample(name) { inputs.append((name, bytes, .dabriefcase)) }
         }
-        var result: [(String, [UInt8], [UInt8])] = []
+        var result: [(String, [UInt8], ContainerFormat, [UInt8])] = []
         for (name, bytes, container) in inputs {
             var warnings: [DecodingWarning] = []
-            guard let document = try? BriefcaseDocument.decode(bytes, as: container, warnings: &warnings) else { continue }
+            guard let document = try? BriefcaseDocument.decode(bytes, as: container, warnings: &warnings), warnings.isEmpty else { continue }
             var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: CodePage.detect(in: document.file).codePage)
             try encoder.encode(document)
             try encoder.writer.flush()
-            result.append((name, bytes, encoder.writer.sink.bytes))
+            result.append((name, bytes, container, encoder.writer.sink.bytes))
         }
         return result
     }
 
-    /// Collects what the reader hands out.
-    struct Collector: JSONDocumentStreamConsumer {
-        var heads: [JSONDocumentHead] = []
-        var elements: [Element] = []
-        mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError) {
-            heads.append(head)
-            elements = []
-        }
-        mutating func element(_ element: Element) throws(BriefcaseError) { elements.append(element) }
-    }
-
-    static func stream(_ json: [UInt8]) throws(BriefcaseError) -> (Collector, [UInt8]) {
-        var collector = Collector()
+    /// The element-by-element conversion of `json` into its container's bytes.
+    static func convert(_ json: [UInt8]) throws(BriefcaseError) -> [UInt8] {
         var output = MemoryStreamOutput()
         let failure: BriefcaseError? = json.withUnsafeBytes { raw in
-            do throws(BriefcaseError) {
-                var reader = JSONStreamReader(raw)
-                try reader.read(into: &collector)
-                try JSONStreamConversion.convert(raw, to: &output)
-            } catch { return error }
+            do throws(BriefcaseError) { try JSONStreamConversion.convert(raw, to: &output) } catch { return error }
             return nil
         }
         if let failure { throw failure }
-        return (collector, output.bytes)
+        return output.bytes
     }
 
-    /// Both readers accept or both refuse; when they accept, the same model and the same bytes.
-    static func expectSame(_ json: [UInt8], _ label: String) {
-        let old = Result { () throws(BriefcaseError) in try JSONDocumentDecoder().decode(json) }
-        let new = Result { () throws(BriefcaseError) in try stream(json) }
-        switch (old, new) {
-        case (.success(let document), .success(let (collector, bytes))):
-            #expect(collector.elements == document.file.stream.elements, "\(label): elements differ")
-            #expect(collector.heads.last?.properties == document.file.properties, "\(label): properties differ")
-            #expect(collector.heads.last?.headerPadding == document.file.headerPadding, "\(label)")
-            #expect(collector.heads.last?.container == document.container, "\(label)")
-            // The binary writer may refuse the model (invalidModel) in both paths alike.
-            switch Result(catching: { () throws(BriefcaseError) in try document.encode() }) {
-            case .success(let expected): #expect(bytes == expected, "\(label): output bytes differ")
-            case .failure: Issue.record("\(label): old path refuses to encode what the streaming path wrote")
-            }
-        case (.failure, .failure): break
-        case (.success, .failure(let error)):
-            // A model the binary writer refuses is refused by the streaming conversion too.
-            if error.kind != .invalidModel { Issue.record("\(label): only the streaming reader refuses: \(error)") }
-        case (.failure(let error), .success):
-            Issue.record("\(label): only the tree decoder refuses: \(error)")
-        }
+    /// `json` must convert to exactly `original`, and read (whole) to a document that does.
+    static func expectOriginal(_ json: [UInt8], _ original: [UInt8], _ label: String) {
+        #expect((try? convert(json)) == original, "\(label): the conversion does not give the original bytes")
+        #expect((try? JSONDocumentDecoder().decode(json).encode()) == original, "\(label): the document does not encode to the original bytes")
     }
 
-    @Test func fixturesAndSamplesGiveTheSameResultAndTheOriginalBytes() throws {
+    @Test func fixturesAndSamplesGiveTheOriginalBytes() throws {
         let documents = try Self.documents()
         #expect(documents.count >= 7 + (SamplePaths.samplesPresent ? 2 : 0)) // the 7 valid fixtures, and the real samples when present
-        for (name, original, json) in documents {
-            Self.expectSame(json, name)
-            let (_, bytes) = try Self.stream(json)
-            // Fixtures that decode without warnings come back byte for byte.
-            var warnings: [DecodingWarning] = []
-            let container: ContainerFormat = name.hasSuffix(".bin2") ? .bin2 : .dabriefcase
-            _ = try BriefcaseDocument.decode(original, as: container, warnings: &warnings)
-            if warnings.isEmpty { #expect(bytes == original, "\(name): not the original bytes") }
+        for (name, original, _, json) in documents {
+            Self.expectOriginal(json, original, name)
         }
     }
 
-    @Test func regressionDocumentsReadTheSame() throws {
+    /// Documents that once crashed a reader: refused with a located error, or read, in which
+    /// case they write again as JSON and read back to the same model.
+    @Test func regressionDocumentsAreRefusedWithAPlaceOrRoundTrip() throws {
         let folder = SamplePaths.fixtures.appendingPathComponent("regressions/json")
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
-            Self.expectSame([UInt8](try Data(contentsOf: folder.appendingPathComponent(name))), name)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".json") {
+            Self.expectRefusedWithAPlaceOrRoundTrip([UInt8](try Data(contentsOf: folder.appendingPathComponent(name))), name)
         }
     }
 
-    /// The same content with keys in other orders, duplicated, and `elements` before the head.
-    @Test func reorderedDocumentsReadTheSame() throws {
-        for (name, _, json) in try Self.documents() {
+    static func expectRefusedWithAPlaceOrRoundTrip(_ json: [UInt8], _ label: String) {
+        do {
+            let (document, codePage) = try JSONDocumentDecoder().decodeNamingCodePage(json)
+            var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: codePage)
+            try encoder.encode(document)
+            #expect(try JSONDocumentDecoder().decode(encoder.writer.sink.bytes) == document, "\(label): JSON round trip")
+        } catch let error as BriefcaseError {
+            #expect(error.offset != nil, "\(label): \(error) has no offset")
+        } catch {
+            Issue.record("\(label): \(error)")
+        }
+    }
+
+    /// The same content with keys in other orders: `elements` before the head (read whole, or
+    /// started over when the head comes after), properties last, and each element's members
+    /// reversed (rows and changes before the fields they need). Each still gives the original.
+    @Test func reorderedDocumentsGiveTheOriginalBytes() throws {
+        for (name, original, _, json) in try Self.documents() {
             let root = try JSONParser.parse(json)
             guard case .object(let top) = root else { Issue.record("\(name)"); continue }
-            // elements first (the head after it: read whole or restarted).
-            var reversed = JSONObject(top.members.reversed())
-            Self.expectSame(JSONValue.object(reversed).serialized(), "\(name) reversed top")
-            // properties after elements, encoding before: a restart.
-            reversed = JSONObject(top.members.filter { $0.key != "properties" && $0.key != "headerPadding" }
+            Self.expectOriginal(JSONValue.object(JSONObject(top.members.reversed())).serialized(), original, "\(name) reversed top")
+            let late = JSONObject(top.members.filter { $0.key != "properties" && $0.key != "headerPadding" }
                 + top.members.filter { $0.key == "properties" || $0.key == "headerPadding" })
-            Self.expectSame(JSONValue.object(reversed).serialized(), "\(name) late properties")
-            // Inside elements: rows/changes first, and a duplicate (ignored) rows/changes after.
-            var elements: [JSONValue] = []
-            for element in top["elements"]?.arrayValue ?? [] {
-                guard case .object(let object) = element else { continue }
-                var members = object.members.reversed().map { $0 }
-                members.append((key: "rows", value: .array([.null])))
-                members.append((key: "changes", value: .string("ignored")))
-                elements.append(.object(JSONObject(members)))
-            }
+            Self.expectOriginal(JSONValue.object(late).serialized(), original, "\(name) late properties")
             var shuffled = top
-            shuffled["elements"] = .array(elements)
-            Self.expectSame(JSONValue.object(shuffled).serialized(), "\(name) reversed elements")
+            shuffled["elements"] = .array((top["elements"]?.arrayValue ?? []).map { element in
+                guard case .object(let object) = element else { return element }
+                return .object(JSONObject(object.members.reversed()))
+            })
+            Self.expectOriginal(JSONValue.object(shuffled).serialized(), original, "\(name) reversed elements")
         }
     }
 
-    /// Damaged documents: random byte changes, cuts and insertions; both readers must agree.
-    @Test func mutatedDocumentsAreRefusedAlike() throws {
+    /// Damaged documents (random byte changes, cuts and insertions): refused with an offset, or
+    /// read; what reads, writes again and reads back the same.
+    @Test func mutatedDocumentsAreRefusedWithAPlaceOrRoundTrip() throws {
         var random = SplitMix64(state: 7)
         let alphabet = Array("{}[],:\"\\0123456789-.eEtrufalsn x\u{00}".utf8) + [0xC3, 0xFF, 0x80]
-        for (name, _, json) in try Self.documents() where json.count < 200_000 {
+        for (name, _, _, json) in try Self.documents() where json.count < 200_000 {
             for round in 0..<60 {
                 var mutated = json
                 for _ in 0...Int.random(in: 0...2, using: &random) {
@@ -144,36 +116,60 @@ struct StreamReaderTests {
                     default: mutated.insert(alphabet.randomElement(using: &random)!, at: at)
                     }
                 }
-                Self.expectSame(mutated, "\(name) mutation \(round)")
+                Self.expectRefusedWithAPlaceOrRoundTrip(mutated, "\(name) mutation \(round)")
             }
         }
     }
 
-    /// Values the fast row path must hand over to the tree reader (escapes, fallback objects,
-    /// wrong widths, out-of-range numbers), and their errors name the row's JSON path.
-    @Test func unusualRowsMatchTheTreeDecoder() throws {
-        let head = #"{"format": "briefcase-json", "version": 1, "container": "bin2", "encoding": "utf-8", "elements": [{"kind": "table", "name": "T", "schema": null, "schemaEnd": "zero", "fields": [{"name": "a", "type": "datString", "size": 0}, {"name": "b", "type": "datByte", "size": 0}, {"name": "c", "type": "datWideString", "size": 0}, {"name": "d", "type": "datLargeUInt", "size": 0}], "rows": [ROWS]}]}"#
-        let rows = [
-            #"["a\"b", 1, "\u00e9\ud83d\ude00", 18446744073709551615]"#,
-            #"[{"bytes": "/w=="}, 255, {"utf16le": "AdgAAA=="}, 0]"#,
-            #"["x", 256, "y", 1]"#,
-            #"["x", 1.0, "y", 1]"#,
-            #"["x", -0, "y", -0]"#,
-            #"["x", 1, "y"]"#,
-            #"["x", 1, "y", 1, 2]"#,
-            #"["é😀", 0, "é😀", 18446744073709551616]"#,
-            #"[null, null, null, null]"#,
-            #"[]"#,
+    static let unusualHead = #"{"format": "briefcase-json", "version": 1, "container": "bin2", "encoding": "utf-8", "elements": [{"kind": "table", "name": "T", "schema": null, "schemaEnd": "zero", "fields": [{"name": "a", "type": "datString", "size": 0}, {"name": "b", "type": "datByte", "size": 0}, {"name": "c", "type": "datWideString", "size": 0}, {"name": "d", "type": "datLargeUInt", "size": 0}], "rows": [ROWS]}]}"#
+
+    /// Rows the fast path hands over to the general reader (escapes, fallback objects), read
+    /// into the values Spec/json-format.md §6.2 gives them (written here by hand), by both
+    /// the whole-document reader and the element-by-element conversion.
+    @Test func unusualRowsReadAsTheFormatSays() throws {
+        let cases: [(row: String, values: Row)] = [
+            (#"["a\"b", 1, "\u00e9\ud83d\ude00", 18446744073709551615]"#,
+             [.ansiString(ByteString([0x61, 0x22, 0x62])), .integer(1),
+              .wideString(ByteString([0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE])), .largeUInt(UInt64.max)]),
+            (#"[{"bytes": "/w=="}, 255, {"utf16le": "AdgAAA=="}, 0]"#,
+             [.ansiString(ByteString([0xFF])), .integer(255), .wideString(ByteString([0x01, 0xD8, 0x00, 0x00])), .largeUInt(0)]),
+            (#"["x", -0, "y", 1]"#, [.ansiString("x"), .integer(0), .wideString(ByteString([0x79, 0x00])), .largeUInt(1)]),
+            (#"[null, null, null, null]"#, [nil, nil, nil, nil]),
         ]
-        for row in rows {
-            let json = Array(head.replacingOccurrences(of: "ROWS", with: row).utf8)
-            Self.expectSame(json, row)
+        let fields = [FieldDescriptor(name: "a", type: .string), FieldDescriptor(name: "b", type: .byte),
+                      FieldDescriptor(name: "c", type: .wideString), FieldDescriptor(name: "d", type: .largeUInt)]
+        for (row, values) in cases {
+            let json = Array(Self.unusualHead.replacingOccurrences(of: "ROWS", with: row).utf8)
+            let expected = Table(name: "T", fields: fields, rows: [values])
+            #expect(try JSONDocumentDecoder().decode(json).file.stream.elements == [.table(expected)], "\(row)")
+            var warnings: [DecodingWarning] = []
+            let converted = try BriefcaseDocument.decode(try Self.convert(json), as: .bin2, warnings: &warnings)
+            #expect(converted.file.stream.elements == [.table(expected)], "\(row): converted")
         }
-        let bad = Array(head.replacingOccurrences(of: "ROWS", with: #"["x", 1, "y", 1], ["x", 300, "y", 1]"#).utf8)
-        #expect(throws: BriefcaseError.self) { try Self.stream(bad) }
-        do { _ = try Self.stream(bad) } catch {
-            #expect(error.message.contains("$.elements[0].rows[1][1]"), "\(error.message)")
-            #expect(error.offset != nil)
+    }
+
+    /// Rows the format refuses, with the path of the offending value or row (§9).
+    @Test func unusualRowsAreRefusedNamingTheirPlace() throws {
+        let cases: [(row: String, path: String)] = [
+            (#"["x", 256, "y", 1]"#, "$.elements[0].rows[1][1]: 256 does not fit a datByte column"),
+            (#"["x", 1.0, "y", 1]"#, "$.elements[0].rows[1][1]: expected an integer in"),
+            (#"["x", 1, "y"]"#, "$.elements[0].rows[1]: expected 4 items, found 3"),
+            (#"["x", 1, "y", 1, 2]"#, "$.elements[0].rows[1]: expected 4 items, found 5"),
+            (#"["x", 0, "y", 18446744073709551616]"#, "$.elements[0].rows[1][3]: expected an integer in 0…18446744073709551615"),
+            (#"[]"#, "$.elements[0].rows[1]: expected 4 items, found 0"),
+        ]
+        for (row, message) in cases {
+            let json = Array(Self.unusualHead.replacingOccurrences(of: "ROWS", with: #"["ok", 1, "ok", 1], "# + row).utf8)
+            for (route, read) in [("decode", { () throws(BriefcaseError) in _ = try JSONDocumentDecoder().decode(json) }),
+                                  ("convert", { () throws(BriefcaseError) in _ = try Self.convert(json) })] {
+                do throws(BriefcaseError) {
+                    try read()
+                    Issue.record("\(route) \(row): read")
+                } catch {
+                    #expect(error.message.hasPrefix(message), "\(route) \(row): \(error.message)")
+                    #expect(error.offset != nil, "\(route) \(row)")
+                }
+            }
         }
     }
 }
