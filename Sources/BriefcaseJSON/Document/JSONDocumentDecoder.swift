@@ -23,26 +23,12 @@ public struct JSONDocumentDecoder {
     /// The same, from bytes that stay valid while it runs (a mapped file).
     public func decodeNamingCodePage(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) -> (document: BriefcaseDocument, codePage: CodePage) {
         var reader = JSONStreamReader(bytes)
-        var collector = DocumentCollector()
+        var collector = BriefcaseCollector()
         try reader.read(into: &collector)
-        guard let head = collector.head else { throw BriefcaseError(.invalidData, "internal: the document had no head") }
-        let file = BriefcaseFile(properties: head.properties, stream: Bin2Stream(elements: collector.elements), headerPadding: head.headerPadding)
-        return (BriefcaseDocument(container: head.container, file: file), head.codePage)
-    }
-
-    /// Keeps the head and every element (a second head starts over, as the reader may send one).
-    struct DocumentCollector: JSONDocumentStreamConsumer {
-        var head: JSONDocumentHead?
-        var elements: [Element] = []
-
-        mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError) {
-            self.head = head
-            elements = []
+        guard let head = collector.head, let document = collector.document else {
+            throw BriefcaseError(.invalidModel, "internal: the document was not finished")
         }
-
-        mutating func element(_ element: Element) throws(BriefcaseError) {
-            elements.append(element)
-        }
+        return (document, head.codePage)
     }
 
     /// Everything but the elements: `format`, `version`, `container`, `encoding`, `properties`,
@@ -79,21 +65,10 @@ public struct JSONDocumentDecoder {
     }
 }
 
-/// What a document says before its elements: the container, the code page of its 8-bit strings,
-/// and (for `dabriefcase`) the briefcase properties and header padding.
-public struct JSONDocumentHead: Hashable, Sendable {
-    public var container: ContainerFormat
-    public var codePage: CodePage
-    public var properties: [BriefcaseProperty] = []
-    public var headerPadding: ByteString = .empty
+/// What a document says before its elements (`format` … `headerPadding`).
+public typealias JSONDocumentHead = BriefcaseHead
 
-    public init(container: ContainerFormat, codePage: CodePage, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty) {
-        self.container = container
-        self.codePage = codePage
-        self.properties = properties
-        self.headerPadding = headerPadding
-    }
-
+extension BriefcaseHead {
     /// A bin2 document has no briefcase properties (checked after the elements, as it always was).
     func checkContainer() throws(BriefcaseError) {
         if container == .bin2, !properties.isEmpty || !headerPadding.isEmpty {

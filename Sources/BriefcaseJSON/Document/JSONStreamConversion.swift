@@ -11,18 +11,15 @@ public enum JSONStreamConversion {
     ) throws(BriefcaseError) {
         var reader = JSONStreamReader(bytes)
         reader.consumed = consumed
-        var consumer = Consumer(output: output, container: container)
-        try reader.read(into: &consumer)
-        guard var writer = consumer.writer else {
-            throw BriefcaseError(.invalidData, "internal: the document had no head")
-        }
-        try writer.finish()
-        output = writer.output
+        var sink = BinarySink(output: output, container: container)
+        defer { output = sink.output }
+        try reader.read(into: &sink)
     }
 
-    /// Writes elements as they come; a second head starts the output over.
-    struct Consumer<Output: BriefcaseStreamOutput>: JSONDocumentStreamConsumer {
-        var output: Output?
+    /// Writes elements as they come, as `container` (nil: the one the head names).
+    struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
+        /// The output while no writer holds it (before `begin`, after `finish` or `abandon`).
+        var output: Output
         let container: ContainerFormat?
         var writer: BriefcaseStreamWriter<Output>?
 
@@ -31,22 +28,25 @@ public enum JSONStreamConversion {
             self.container = container
         }
 
-        mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError) {
-            var target: Output
-            if let writer {
-                target = writer.output
-                self.writer = nil
-                try target.reset()
-            } else {
-                target = output!
-                output = nil
-            }
-            writer = try BriefcaseStreamWriter(output: target, container: container ?? head.container,
+        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+            writer = try BriefcaseStreamWriter(output: output, container: container ?? head.container,
                                                properties: head.properties, headerPadding: head.headerPadding)
         }
 
         mutating func element(_ element: Element) throws(BriefcaseError) {
             try writer!.write(element)
+        }
+
+        mutating func finish() throws(BriefcaseError) {
+            try writer!.finish()
+            output = writer!.output
+            writer = nil
+        }
+
+        mutating func abandon() {
+            if let writer { output = writer.output }
+            writer = nil
+            try? output.reset()
         }
     }
 }

@@ -1,15 +1,6 @@
 import JSONCore
 import BriefcaseKit
 
-/// Receives a document from `JSONStreamReader`: its head, then its elements one at a time.
-public protocol JSONDocumentStreamConsumer {
-    /// The document's head, before its first element. It can come a second time (a document
-    /// whose properties follow its elements, or one the reader had to read whole): everything
-    /// received before it is then void and the elements come again from the first.
-    mutating func begin(_ head: JSONDocumentHead) throws(BriefcaseError)
-    mutating func element(_ element: Element) throws(BriefcaseError)
-}
-
 /// Reads the lossless JSON document (Spec/json-format.md, "Streaming reader") from contiguous
 /// bytes element by element, building each table's rows straight from the bytes: only one
 /// element's model is alive at a time, and there is no `JSONValue` tree of the rows.
@@ -35,21 +26,44 @@ public struct JSONStreamReader {
         end = buf.count
     }
 
-    /// Reads the document, handing its head and elements to `consumer`. Errors are those of
-    /// `JSONDocumentDecoder` (JSON path, and byte offset where it helps).
-    public mutating func read<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
+    /// Reads the document into `sink`: its head, its elements, the end. A head that is complete
+    /// only after the elements (a key after `elements`), or a structure read whole, makes the
+    /// reader `abandon` what it gave and `begin` again. On an error the sink is abandoned; the
+    /// error has both the JSON path and the byte offset.
+    public mutating func read<S: BriefcaseSink>(into sink: inout S) throws(BriefcaseError) {
+        var restarting = Restarting(sink: sink)
         do {
-            if try !readStreaming(into: &consumer) {
-                try readWhole(into: &consumer)
+            if try !readStreaming(into: &restarting) {
+                try readWhole(into: &restarting)
             }
+            sink = restarting.sink
+            try sink.finish()
         } catch {
+            sink = restarting.sink
+            sink.abandon()
             throw error.locatedInJSON(buf)
+        }
+    }
+
+    /// A sink that is abandoned before a second `begin`.
+    struct Restarting<S: BriefcaseSink> {
+        var sink: S
+        var begun = false
+
+        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+            if begun { sink.abandon() }
+            begun = true
+            try sink.begin(head)
+        }
+
+        mutating func element(_ element: Element) throws(BriefcaseError) {
+            try sink.element(element)
         }
     }
 
     /// False when the structure is not what the streaming path handles (the caller then reads
     /// the document whole, which gives the error, if there is one).
-    private mutating func readStreaming<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) -> Bool {
+    private mutating func readStreaming<S: BriefcaseSink>(into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         i = 0
         skipWhitespace()
         guard at(.openBrace) else { return false }
@@ -108,7 +122,7 @@ public struct JSONStreamReader {
 
     /// The whole document as a `JSONValue` tree, read by `ValueReader` (the same code as the
     /// streaming path's small parts, so the same checks and messages).
-    private mutating func readWhole<C: JSONDocumentStreamConsumer>(into consumer: inout C) throws(BriefcaseError) {
+    private mutating func readWhole<S: BriefcaseSink>(into consumer: inout Restarting<S>) throws(BriefcaseError) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(UnsafeRawBufferPointer(buf))
@@ -130,7 +144,7 @@ public struct JSONStreamReader {
     // MARK: elements
 
     /// `elements` at `i`; false on a structure to be read whole.
-    private mutating func streamElements<C: JSONDocumentStreamConsumer>(_ head: JSONDocumentHead, into consumer: inout C) throws(BriefcaseError) -> Bool {
+    private mutating func streamElements<S: BriefcaseSink>(_ head: JSONDocumentHead, into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         let reader = ValueReader(codePage: head.codePage)
         guard at(.openBracket) else { return false }
         i += 1

@@ -1,0 +1,65 @@
+// The one interface between the readers and the writers of every format (README, "Architecture"):
+// a source hands a briefcase to a sink part by part, in the order every format stores it — the
+// head, then each element (a table with its rows, or a delta with its changes) — so that one
+// element at a time need be in memory, and each element is read once.
+
+/// What a briefcase says before its elements, whatever its format: the container it is (or was)
+/// in, the code page of its 8-bit strings (named by a JSON or snapshot document, a folder's,
+/// given, or detected), and a single-file briefcase's properties and header padding.
+public struct BriefcaseHead: Hashable, Sendable {
+    public var container: ContainerFormat
+    public var codePage: CodePage
+    public var properties: [BriefcaseProperty]
+    public var headerPadding: ByteString
+
+    public init(container: ContainerFormat, codePage: CodePage, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty) {
+        self.container = container
+        self.codePage = codePage
+        self.properties = properties
+        self.headerPadding = headerPadding
+    }
+}
+
+/// Takes a briefcase from a source: `begin` with its head, `element` for each element in order,
+/// then `finish`. A source may `abandon` after `begin` — when it fails, or to start over (a code
+/// page that a later element contradicts, a JSON document whose head comes after its elements) —
+/// and then `begin` again: everything received before is void. After `finish`, nothing comes.
+public protocol BriefcaseSink {
+    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError)
+    mutating func element(_ element: Element) throws(BriefcaseError)
+    mutating func finish() throws(BriefcaseError)
+    mutating func abandon()
+}
+
+/// Keeps every element it is given: what the whole-document API collects a source into.
+public struct BriefcaseCollector: BriefcaseSink {
+    public private(set) var head: BriefcaseHead?
+    public private(set) var elements: [Element] = []
+
+    public init() {}
+
+    /// The document once finished (nil before).
+    public private(set) var document: BriefcaseDocument?
+
+    public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        self.head = head
+        elements = []
+        document = nil
+    }
+
+    public mutating func element(_ element: Element) throws(BriefcaseError) {
+        elements.append(element)
+    }
+
+    public mutating func finish() throws(BriefcaseError) {
+        guard let head else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
+        let file = BriefcaseFile(properties: head.properties, stream: Bin2Stream(elements: elements), headerPadding: head.headerPadding)
+        document = BriefcaseDocument(container: head.container, file: file)
+    }
+
+    public mutating func abandon() {
+        head = nil
+        elements = []
+        document = nil
+    }
+}
