@@ -22,6 +22,15 @@ public struct ArraySink: ByteSink, Hashable, Sendable {
     }
 }
 
+/// A sink that can forget everything it took, so that what writes to it can start over.
+public protocol ResettableByteSink: ByteSink {
+    mutating func reset() throws
+}
+
+extension ArraySink: ResettableByteSink {
+    public mutating func reset() { bytes.removeAll() }
+}
+
 /// Buffered streaming writer of JSON tokens.
 ///
 /// Writing never throws: every `write…` call appends to an internal buffer, which is handed
@@ -369,5 +378,14 @@ public enum JSONEmit {
             if pretty { appendNewline(indent: indent, to: &out) }
             out.append(UInt8(ascii: "}"))
         }
+    }
+}
+
+extension JSONWriter where Sink: ResettableByteSink {
+    /// Forgets everything written, buffered or in the sink, and any error of the sink.
+    public mutating func reset() throws {
+        buffer.removeAll(keepingCapacity: true)
+        sinkError = nil
+        try sink.reset()
     }
 }

@@ -78,9 +78,10 @@ struct ConvertCommand: ParsableCommand {
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
         defer { progress?.finish() }
-        if inputFormat == .json, outputFormat == .dabriefcase || outputFormat == .bin2, let container = outputFormat.container {
+        if inputFormat == .json, [.dabriefcase, .bin2, .json].contains(outputFormat) {
             // Element by element, without the whole document in memory (StreamingConversion+JSON.swift).
-            return try StreamingConversion.convertJSON(input: input, output: output, container: container, progress: progress)
+            return try StreamingConversion.convertJSON(input: input, output: output, format: outputFormat,
+                                                       encoding: encodingOption.codePage, progress: progress)
         }
         // Binary inputs on disk stream to json, folder and snapshot, element by element (and --skip-damaged).
         let loaded: LoadedBriefcase

@@ -51,7 +51,7 @@ enum InputLoader {
 
 /// Writes bytes to an `AtomicOutput` for the JSON writer; with `gzip`, compressed on the way
 /// (then call `finish()` once the writer has flushed, before committing the output).
-struct AtomicOutputSink: ByteSink {
+struct AtomicOutputSink: ResettableByteSink {
     var output: AtomicOutput
     private var compressor: GzipCompressor?
     /// Shows the bytes written, when a progress bar is up.
@@ -72,6 +72,13 @@ struct AtomicOutputSink: ByteSink {
         progress?.update("writing", done: written, total: 0)
         guard let compressor else { return try output.write(bytes) }
         try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
+    }
+
+    /// Forgets what was written (the output emptied, compression started again).
+    mutating func reset() throws {
+        try output.reset()
+        if compressor != nil { compressor = try GzipCompressor() }
+        written = 0
     }
 
     /// Writes the end of the gzip stream (nothing without gzip).

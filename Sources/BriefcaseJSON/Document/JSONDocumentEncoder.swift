@@ -8,10 +8,11 @@ import BriefcaseKit
 /// Text is shown as text where that is reversible; otherwise the exact bytes travel as base64.
 public struct JSONDocumentEncoder<Sink: ByteSink> {
     public var writer: JSONWriter<Sink>
-    /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values).
-    public let codePage: CodePage
+    /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values); as a
+    /// sink, the one each `begin` names.
+    public private(set) var codePage: CodePage
     /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
-    let emitter: JSONValueEmitter
+    private(set) var emitter: JSONValueEmitter
 
     public init(sink: Sink, codePage: CodePage) {
         self.writer = JSONWriter(sink: sink)
@@ -276,5 +277,41 @@ public enum FloatText {
     static func hex(_ value: UInt64, _ digits: Int) -> String {
         let text = String(value, radix: 16)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
+
+/// As a sink: the document of what a source reads (`begin` writes the head in the code page it
+/// names, each element as it comes, `finish` closes the document and flushes; `abandon`
+/// forgets what was written, in the writer and in its sink).
+extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
+    public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        if head.codePage != codePage {
+            codePage = head.codePage
+            emitter = JSONValueEmitter(codePage: head.codePage)
+        }
+        begin(container: head.container, properties: head.properties, headerPadding: head.headerPadding)
+    }
+
+    public mutating func element(_ element: Element) throws(BriefcaseError) {
+        try Self.typed { () throws in try encode(element) }
+    }
+
+    public mutating func finish() throws(BriefcaseError) {
+        try Self.typed { () throws in try end() }
+    }
+
+    public mutating func abandon() {
+        try? writer.reset()
+    }
+
+    /// The sink's errors (I/O) as they are, anything else as an I/O error.
+    private static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
+        do {
+            try body()
+        } catch let error as BriefcaseError {
+            throw error
+        } catch {
+            throw BriefcaseError(.io, "cannot write: \(error)")
+        }
     }
 }

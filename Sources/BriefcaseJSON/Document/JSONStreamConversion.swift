@@ -15,38 +15,4 @@ public enum JSONStreamConversion {
         defer { output = sink.output }
         try reader.read(into: &sink)
     }
-
-    /// Writes elements as they come, as `container` (nil: the one the head names).
-    struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
-        /// The output while no writer holds it (before `begin`, after `finish` or `abandon`).
-        var output: Output
-        let container: ContainerFormat?
-        var writer: BriefcaseStreamWriter<Output>?
-
-        init(output: Output, container: ContainerFormat?) {
-            self.output = output
-            self.container = container
-        }
-
-        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
-            writer = try BriefcaseStreamWriter(output: output, container: container ?? head.container,
-                                               properties: head.properties, headerPadding: head.headerPadding)
-        }
-
-        mutating func element(_ element: Element) throws(BriefcaseError) {
-            try writer!.write(element)
-        }
-
-        mutating func finish() throws(BriefcaseError) {
-            try writer!.finish()
-            output = writer!.output
-            writer = nil
-        }
-
-        mutating func abandon() {
-            if let writer { output = writer.output }
-            writer = nil
-            try? output.reset()
-        }
-    }
 }

@@ -63,3 +63,26 @@ public struct BriefcaseCollector: BriefcaseSink {
         document = nil
     }
 }
+
+/// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
+/// names: the head it passes on names `codePage`.
+public struct CodePageOverride<Sink: BriefcaseSink>: BriefcaseSink {
+    public var sink: Sink
+    public let codePage: CodePage?
+
+    /// With `codePage` nil, the heads pass unchanged.
+    public init(_ sink: Sink, codePage: CodePage?) {
+        self.sink = sink
+        self.codePage = codePage
+    }
+
+    public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        var head = head
+        if let codePage { head.codePage = codePage }
+        try sink.begin(head)
+    }
+
+    public mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
+    public mutating func finish() throws(BriefcaseError) { try sink.finish() }
+    public mutating func abandon() { sink.abandon() }
+}
