@@ -1,5 +1,5 @@
 // Pending changes while streaming: each delta is mapped right after its table's rows (while
-// they are still in memory), as `ExportBuilder.deltaObject` maps it, but straight to bytes:
+// they are still in memory; Spec/datastore-mapping.md §2.2), straight to bytes:
 // each change's datastore form (the bytes `DatastoreChange.write` gives) and its object in the
 // `briefcase` member go to the spool with the few facts the end needs (`SpooledChange`), and
 // each record's size is followed change by change (`StreamLimits`). Nothing per change stays in

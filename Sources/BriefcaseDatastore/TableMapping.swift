@@ -1,6 +1,5 @@
-// What the model export (`ExportBuilder`) and the streaming export (`SnapshotStreamer`) share of a
-// table's mapping (Spec/datastore-mapping.md §3): its state, its ids and column roles, the record
-// id of a row, and the annotated element objects. One definition, so the two exports cannot drift.
+// A table's mapping (Spec/datastore-mapping.md §3): its state while the export maps it, its ids
+// and column roles, the record id of a row, and the annotated element objects.
 
 import JSONCore
 import BriefcaseJSON
@@ -15,8 +14,8 @@ final class TableState {
     let display: String
     /// The table; whole only while it is being mapped (and its deltas replayed).
     var table: Table
-    /// What `table` was when the state was made: for the streaming export, the head (no rows),
-    /// kept once the rows are written — the decoded table's names are slices of its element's
+    /// What `table` was when the state was made: the head (no rows), kept once the rows are
+    /// written — the decoded table's names are slices of its element's
     /// bytes, which keeping the whole table would keep.
     let head: Table
     let roles: [ColumnRole]
@@ -28,7 +27,7 @@ final class TableState {
     /// (`.conservative`), and its position among all stored records (nil: inserted by a change).
     var slotSizes: [Int] = []
     var slotPositions: [Int?] = []
-    /// For the streaming export, parallel to `slotIDs` once a delta is mapped: the record's index
+    /// Parallel to `slotIDs` once a delta is mapped: the record's index
     /// in `StreamLimits.tracked` once a change touched it, else -1.
     var slotTracked: [Int] = []
     /// Record ids of the live records.

@@ -37,14 +37,8 @@ func fixture(_ name: String) throws -> Loaded {
 /// briefcase → snapshot bytes → briefcase.
 func roundTrip(_ loaded: Loaded) throws -> (export: SnapshotExport, text: String, back: SnapshotImport) {
     let export = try SnapshotExport(loaded.document, codePage: loaded.codePage)
-    let bytes = try export.serialized()
-    let back = try SnapshotImport(parsing: bytes)
-    return (export, String(decoding: bytes, as: UTF8.self), back)
-}
-
-/// The snapshot document of a briefcase, parsed back.
-func snapshotDocument(_ export: SnapshotExport) throws -> SnapshotDocument {
-    try SnapshotDocument(parsing: try export.serialized())
+    let back = try SnapshotImport(parsing: export.bytes)
+    return (export, String(decoding: export.bytes, as: UTF8.self), back)
 }
 
 /// Expects `actual == expected`, naming the first differing byte and its context when not.
