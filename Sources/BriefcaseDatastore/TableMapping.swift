@@ -162,8 +162,26 @@ enum TableMapping {
         }
     }
 
+    /// An element's object in the `briefcase` member (Spec/datastore-mapping.md §5): the JSON
+    /// document's head (`make`) with `"tid"` after `"name"` and, on each object of its `columns`
+    /// member, the column's role.
+    static func elementHead(tid: String, columns: String, roles: [ColumnRole],
+                            _ make: () throws -> JSONObject) throws(BriefcaseError) -> JSONObject {
+        var head: JSONObject
+        do {
+            head = try make()
+        } catch let error as BriefcaseError {
+            throw error
+        } catch {
+            throw BriefcaseError(.invalidModel, "\(error)")
+        }
+        head = inserting(tid: tid, into: head)
+        head[columns] = annotate(head[columns], roles: roles)
+        return head
+    }
+
     /// The element's head object with `"tid"` after `"name"`.
-    static func inserting(tid: String, into head: JSONObject) -> JSONObject {
+    private static func inserting(tid: String, into head: JSONObject) -> JSONObject {
         var result = JSONObject()
         for member in head.members {
             result.append(key: member.key, value: member.value)
@@ -173,7 +191,7 @@ enum TableMapping {
     }
 
     /// Field (or logged field) objects with their role: `"id"` (and `"json": true`), or `"rowid": true`.
-    static func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
+    private static func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
         guard case .array(let items) = fields else { return fields ?? .array([]) }
         return .array(items.enumerated().map { position, item in
             guard case .object(var object) = item, position < roles.count else { return item }
