@@ -252,12 +252,8 @@ public enum JSONEmit {
     /// The decimal digits of `v` (at most 20), written at `destination`; returns how many. The
     /// one definition of integer text, for writers that store through a pointer.
     public static func writeDigits(_ v: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = 1
-        var rest = v
-        while rest >= 10 {
-            rest /= 10
-            count &+= 1
-        }
+        var count = 1, rest = v
+        while rest >= 10 { rest /= 10; count &+= 1 }
         var position = count
         rest = v
         repeat {
@@ -324,10 +320,7 @@ public enum JSONEmit {
         let count = text.count
         var runStart = 0
         var k = 0
-        @inline(__always) func put(_ byte: UInt8) {
-            out.pointee = byte
-            out += 1
-        }
+        @inline(__always) func put(_ byte: UInt8) { out.pointee = byte; out += 1 }
         @inline(__always) func flush(_ end: Int) {
             guard runStart < end, let base = text.baseAddress else { return }
             out.update(from: base + runStart, count: end &- runStart)
@@ -358,11 +351,8 @@ public enum JSONEmit {
             case 0x0C: put(UInt8(ascii: "f"))
             default:
                 let hex = ("0123456789abcdef" as StaticString).utf8Start
-                put(UInt8(ascii: "u"))
-                put(UInt8(ascii: "0"))
-                put(UInt8(ascii: "0"))
-                put(hex[Int(byte >> 4)])
-                put(hex[Int(byte & 0x0F)])
+                put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)])
             }
             k &+= 1
             runStart = k
