@@ -121,7 +121,7 @@ final class SnapshotStreamer {
                 deltasToCome -= 1
                 if deltasToCome == 0 { try finishTable(state) }
             } else {
-                // Without a table (in stream order, as the reference).
+                // A delta without a table: they come last, in stream order (§2.3).
                 let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
                 try mapDelta(delta, state: state, element: position)
             }
