@@ -1,5 +1,5 @@
-/// How the pending changes of a briefcase become datastore deltas, shared by the model export
-/// (`SnapshotExport`) and the streaming one (`SnapshotStreamer`): one delta per applied change, or
+/// How the pending changes of a briefcase become datastore deltas (`SnapshotStreamer`): one delta
+/// per applied change, or
 /// the grouping that the `DatastoreSnapshot` property recorded when the snapshot was imported
 /// (Spec/datastore-mapping.md).
 enum DeltaGrouping {
@@ -56,7 +56,7 @@ enum DeltaGrouping {
 /// A delta's nonce when the briefcase does not record one: 10 URL-safe base64 characters from the
 /// FNV-1a hash of the delta's revision and its changes' tags, table ids and record ids, so the
 /// same briefcase always gives the same document. Fed the UTF-8 of each change in turn (the
-/// streaming export reads them back as bytes).
+/// export reads them back from its spool as bytes).
 struct DeltaNonce {
     private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
 

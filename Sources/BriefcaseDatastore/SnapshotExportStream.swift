@@ -93,25 +93,3 @@ public final class SnapshotExportStream {
         }
     }
 }
-
-extension SnapshotExport {
-    /// Maps `document` and writes its snapshot document into `writer` as it goes (the caller
-    /// flushes). Same bytes as `SnapshotExport(document, codePage:).write(to:)`.
-    public static func stream<S: ByteSink>(_ document: BriefcaseDocument, codePage: CodePage,
-                                           to writer: inout JSONWriter<S>) throws(BriefcaseError) -> SnapshotExportSummary
-    {
-        let elements = document.file.stream.elements
-        let heads = elements.map { element -> Element in
-            switch element {
-            case .table(var table): table.rows = []; return .table(table)
-            case .delta(var delta): delta.changes = []; return .delta(delta)
-            }
-        }
-        let stream = SnapshotExportStream(heads: heads, container: document.container, properties: document.file.properties,
-                                          headerPadding: document.file.headerPadding, codePage: codePage)
-        for position in SnapshotExportStream.order(heads: heads) {
-            try stream.consume(position, elements[position], to: &writer)
-        }
-        return try stream.finish(to: &writer)
-    }
-}

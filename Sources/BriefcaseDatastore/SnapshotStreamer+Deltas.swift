@@ -1,5 +1,5 @@
 // Pending changes while streaming: each delta is mapped right after its table's rows (while
-// they are still in memory), as `ExportBuilder.deltaObject` maps it, but straight to bytes:
+// they are still in memory; Spec/datastore-mapping.md §2.2), straight to bytes:
 // each change's datastore form (the bytes `DatastoreChange.write` gives) and its object in the
 // `briefcase` member go to the spool with the few facts the end needs (`SpooledChange`), and
 // each record's size is followed change by change (`StreamLimits`). Nothing per change stays in
@@ -55,29 +55,37 @@ extension SnapshotStreamer {
         var entry = JSONWriter(sink: ArraySink(), bufferSize: 1 << 12)
         var scratch: [UInt8] = []
         let start = spool.count
-        /// The slot an update or a delete touches, and its record's index in `limits.tracked`
-        /// (followed from now on, from its size before the change).
-        func touch(_ step: ChangeReplay) throws(BriefcaseError) -> (slot: Int, tracked: Int) {
+        // The change being mapped: what goes to the spool, and its record id.
+        var spooled = SpooledChange(recordID: 0)
+        var rowid = ""
+        /// Starts the change's datastore form, `["U","tid","rowid"`.
+        func begin(_ tag: UInt8, recordID: String) {
+            spooled.tag = tag
+            rowid = recordID
+            heads.write(tag, rowid: recordID, to: &bytes)
+        }
+        /// Begins an update or a delete: returns the slot it touches, and its record's index in
+        /// `limits.tracked` (followed from now on, from its size before the change).
+        func touch(_ step: ChangeReplay, _ tag: UInt8) throws(BriefcaseError) -> (slot: Int, tracked: Int) {
             guard let slot = step.slot, slot < slotIDs.count, slot < slotSizes.count, slot < slotPositions.count,
                   slot < slotTracked.count else { throw Self.replayError(state) }
             if slotTracked[slot] < 0 {
                 slotTracked[slot] = limits.track(tableID: state.tid, recordID: slotIDs[slot], storedPosition: slotPositions[slot],
                                                  size: slotSizes[slot])
             }
+            begin(tag, recordID: slotIDs[slot])
             return (slot, slotTracked[slot])
         }
         for (index, change) in delta.changes.enumerated() {
             let step = replay.changes[index]
             for column in outcomes.indices { outcomes[column] = .untouched }
             bytes.count = 0
-            var spooled = SpooledChange(recordID: change.recordID)
-            var rowid = ""
+            spooled = SpooledChange(recordID: change.recordID)
+            rowid = ""
             switch step.outcome {
             case .inserted:
                 let after = step.after ?? []
-                rowid = recordID(for: after, in: state, fallback: "c\(change.recordID)")
-                spooled.tag = SpooledChange.insert
-                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                begin(SpooledChange.insert, recordID: recordID(for: after, in: state, fallback: "c\(change.recordID)"))
                 bytes.append(",{")
                 // An insert's change size is its record's: 100 + Σ (100 + value size).
                 var fieldCount = 0
@@ -94,10 +102,7 @@ extension SnapshotStreamer {
                 slotTracked.append(limits.trackInsert(tableID: state.tid, recordID: rowid, size: spooled.size,
                                                       insertedBy: PendingChangeKey(element: element, index: index)))
             case .updated:
-                let (slot, tracked) = try touch(step)
-                rowid = slotIDs[slot]
-                spooled.tag = SpooledChange.update
-                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                let (slot, tracked) = try touch(step, SpooledChange.update)
                 bytes.append(",{")
                 var recordSize = slotSizes[slot]
                 var fieldCount = 0
@@ -132,10 +137,7 @@ extension SnapshotStreamer {
                 limits.tracked[tracked].size = recordSize
                 slotSizes[slot] = recordSize
             case .deleted:
-                let (slot, tracked) = try touch(step)
-                rowid = slotIDs[slot]
-                spooled.tag = SpooledChange.delete
-                heads.write(spooled.tag, rowid: rowid, to: &bytes)
+                let (_, tracked) = try touch(step, SpooledChange.delete)
                 bytes.append("]")
                 limits.tracked[tracked].alive = false
                 state.live.remove(rowid)
@@ -176,17 +178,9 @@ extension SnapshotStreamer {
         mappedDeltas[element] = MappedDelta(state: state, tableName: codePage.decodeReversibly(delta.name),
                                             changeCount: delta.changes.count, spooled: start..<spool.count)
 
-        var head: JSONObject
-        do {
-            head = try parts.deltaHead(delta)
-        } catch let error as BriefcaseError {
-            throw error
-        } catch {
-            throw BriefcaseError(.invalidModel, "\(error)")
+        deltaHeads[element] = try TableMapping.elementHead(tid: state.tid, columns: "loggedFields", roles: loggedRoles) {
+            try parts.deltaHead(delta)
         }
-        head = TableMapping.inserting(tid: state.tid, into: head)
-        head["loggedFields"] = TableMapping.annotate(head["loggedFields"], roles: loggedRoles)
-        deltaHeads[element] = head
     }
 
     private static func replayError(_ state: TableState) -> BriefcaseError {

@@ -1,5 +1,6 @@
-// Datastore limits of a streamed snapshot, counted as the rows go by: the same violations, in
-// the same order, as `ExportBuilder.checkLimits` finds on the whole snapshot. Record sizes are
+// Datastore limits of a streamed snapshot, counted as the rows go by: the violations, in that
+// order, that `DatastoreLimits` would find in the whole snapshot, in each delta, and in the
+// snapshot after them all (Spec/datastore-mapping.md §7). Record sizes are
 // checked per row; count and size at the end; each delta's size as it is written. For the state
 // after the pending changes, only the records the changes touch can give new messages (every
 // other record is as it was, so its message was already given and would be dropped as a

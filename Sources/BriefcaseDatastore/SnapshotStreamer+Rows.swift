@@ -47,16 +47,9 @@ extension SnapshotStreamer {
 
     func writeTable(_ state: TableState, element: Int) throws(BriefcaseError) {
         let table = state.table
-        var head: JSONObject
-        do {
-            head = try parts.tableHead(table)
-        } catch let error as BriefcaseError {
-            throw error
-        } catch {
-            throw BriefcaseError(.invalidModel, "\(error)")
+        let head = try TableMapping.elementHead(tid: state.tid, columns: "fields", roles: state.roles) {
+            try parts.tableHead(table)
         }
-        head = TableMapping.inserting(tid: state.tid, into: head)
-        head["fields"] = TableMapping.annotate(head["fields"], roles: state.roles)
         // The element object: the head, then `rows` (ids), then `exact` when a value needs it.
         var object = JSONWriter(sink: ArraySink())
         object.writeValue(.object(head))

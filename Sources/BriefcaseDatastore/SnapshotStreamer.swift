@@ -1,8 +1,8 @@
 // Briefcase → snapshot document, written while it is mapped (Spec/datastore-mapping.md §2.3).
 //
-// The same document, byte for byte, as `SnapshotExport(…).serialized()` (which stays as the
-// reference the tests compare against), but built table by table: each table's rows are
-// mapped and written as they are read, its deltas mapped right after it, then it is dropped.
+// The one exporter: the document is built table by table, each table's rows mapped and written
+// as they are read, its deltas mapped right after it, then it is dropped (`SnapshotExport` and
+// `SnapshotExportStream` only feed it).
 // What must wait for the end goes to a spool (`ByteSpool`: memory, then an unlinked temporary
 // file): the `briefcase` member's element objects (already serialized, record ids and exact
 // forms) and the pending changes (`SpooledChange`); memory keeps the limit tallies.
@@ -17,10 +17,11 @@ public struct SnapshotExportSummary: Sendable {
     public var rev: Int
     public var rowCount: Int
     public var deltaCount: Int
-    /// As `SnapshotExport.warnings`.
+    /// Changes that could not be matched to a row, logged fields that are not columns, hints
+    /// that were ignored.
     public var warnings: [String]
-    /// As `SnapshotExport.limitViolations`: known only at the end (the caller discards the
-    /// output when it refuses them).
+    /// Every broken size or count limit, known only at the end (the caller discards the output
+    /// when it refuses them).
     public var limitViolations: [LimitViolation]
 }
 
@@ -120,7 +121,7 @@ final class SnapshotStreamer {
                 deltasToCome -= 1
                 if deltasToCome == 0 { try finishTable(state) }
             } else {
-                // Without a table (in stream order, as the reference).
+                // A delta without a table: they come last, in stream order (§2.3).
                 let state = TableMapping.state(for: delta, in: &states, codePage: codePage, hints: hints, tableIDs: &tableIDs)
                 try mapDelta(delta, state: state, element: position)
             }

@@ -1,6 +1,5 @@
-// What the model export (`ExportBuilder`) and the streaming export (`SnapshotStreamer`) share of a
-// table's mapping (Spec/datastore-mapping.md §3): its state, its ids and column roles, the record
-// id of a row, and the annotated element objects. One definition, so the two exports cannot drift.
+// A table's mapping (Spec/datastore-mapping.md §3): its state while the export maps it, its ids
+// and column roles, the record id of a row, and the annotated element objects.
 
 import JSONCore
 import BriefcaseJSON
@@ -15,8 +14,8 @@ final class TableState {
     let display: String
     /// The table; whole only while it is being mapped (and its deltas replayed).
     var table: Table
-    /// What `table` was when the state was made: for the streaming export, the head (no rows),
-    /// kept once the rows are written — the decoded table's names are slices of its element's
+    /// What `table` was when the state was made: the head (no rows), kept once the rows are
+    /// written — the decoded table's names are slices of its element's
     /// bytes, which keeping the whole table would keep.
     let head: Table
     let roles: [ColumnRole]
@@ -28,7 +27,7 @@ final class TableState {
     /// (`.conservative`), and its position among all stored records (nil: inserted by a change).
     var slotSizes: [Int] = []
     var slotPositions: [Int?] = []
-    /// For the streaming export, parallel to `slotIDs` once a delta is mapped: the record's index
+    /// Parallel to `slotIDs` once a delta is mapped: the record's index
     /// in `StreamLimits.tracked` once a change touched it, else -1.
     var slotTracked: [Int] = []
     /// Record ids of the live records.
@@ -163,8 +162,26 @@ enum TableMapping {
         }
     }
 
+    /// An element's object in the `briefcase` member (Spec/datastore-mapping.md §5): the JSON
+    /// document's head (`make`) with `"tid"` after `"name"` and, on each object of its `columns`
+    /// member, the column's role.
+    static func elementHead(tid: String, columns: String, roles: [ColumnRole],
+                            _ make: () throws -> JSONObject) throws(BriefcaseError) -> JSONObject {
+        var head: JSONObject
+        do {
+            head = try make()
+        } catch let error as BriefcaseError {
+            throw error
+        } catch {
+            throw BriefcaseError(.invalidModel, "\(error)")
+        }
+        head = inserting(tid: tid, into: head)
+        head[columns] = annotate(head[columns], roles: roles)
+        return head
+    }
+
     /// The element's head object with `"tid"` after `"name"`.
-    static func inserting(tid: String, into head: JSONObject) -> JSONObject {
+    private static func inserting(tid: String, into head: JSONObject) -> JSONObject {
         var result = JSONObject()
         for member in head.members {
             result.append(key: member.key, value: member.value)
@@ -174,7 +191,7 @@ enum TableMapping {
     }
 
     /// Field (or logged field) objects with their role: `"id"` (and `"json": true`), or `"rowid": true`.
-    static func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
+    private static func annotate(_ fields: JSONValue?, roles: [ColumnRole]) -> JSONValue {
         guard case .array(let items) = fields else { return fields ?? .array([]) }
         return .array(items.enumerated().map { position, item in
             guard case .object(var object) = item, position < roles.count else { return item }

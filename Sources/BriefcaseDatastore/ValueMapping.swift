@@ -167,18 +167,6 @@ struct ValueMapping: Sendable {
 
     // MARK: records
 
-    /// The record of a row: one field per column with a `.field` role and a value that has a
-    /// datastore form, in column order.
-    func record(of row: Row, roles: [ColumnRole]) -> DatastoreRecord {
-        var record = DatastoreRecord()
-        for (column, role) in roles.enumerated() {
-            guard case .field(let id, let json) = role, column < row.count, let value = row[column],
-                  let mapped = forward(value, json: json) else { continue }
-            record[id] = mapped
-        }
-        return record
-    }
-
     /// The row a record gives back (before exact forms are applied): each column's field
     /// reversed, the record id in a `.recordID` column, NULL elsewhere.
     func row(of record: DatastoreRecord, recordID: String, roles: [ColumnRole], types: [DataType]) -> Row {

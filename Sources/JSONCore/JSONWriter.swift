@@ -253,16 +253,25 @@ public enum JSONEmit {
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var position = 20
-            var rest = v
-            while rest != 0 {
-                let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
-                position -= 1
-                digits[position] = UInt8(truncatingIfNeeded: remainder) &+ UInt8(ascii: "0")
-                rest = quotient
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<20]))
+            let count = writeDigits(v, to: digits.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
         }
+    }
+
+    /// The decimal digits of `v` (at most 20), written at `destination`; returns how many. The
+    /// one definition of integer text, for writers that store through a pointer.
+    public static func writeDigits(_ v: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1, rest = v
+        while rest >= 10 { rest /= 10; count &+= 1 }
+        var position = count
+        rest = v
+        repeat {
+            let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
+            position &-= 1
+            destination[position] = UInt8(truncatingIfNeeded: remainder) &+ UInt8(ascii: "0")
+            rest = quotient
+        } while rest != 0
+        return count
     }
 
     public static func appendInt64(_ v: Int64, to out: inout [UInt8]) {
@@ -288,13 +297,44 @@ public enum JSONEmit {
         s.withUTF8 { appendEscaped($0, to: &out) }
     }
 
-    /// Appends `"…"` with JSON escaping of valid UTF-8 `text`.
+    /// Appends `"…"` with JSON escaping of valid UTF-8 `text` (`writeEscaped`, a slice at a time
+    /// through a buffer on the stack — 1 KiB, beyond which it would be allocated on the heap —
+    /// so that no room for the worst case of a long text is ever made).
     public static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.reserveCapacity(out.count + text.count + 2)
         out.append(UInt8(ascii: "\""))
+        let slice = 1024 / 6
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escapedCapacity(slice)) { room in
+            var start = 0
+            while start < text.count {
+                let end = min(start + slice, text.count)
+                let count = writeEscaped(UnsafeBufferPointer(rebasing: text[start..<end]), to: room.baseAddress!)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<count]))
+                start = end
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes `writeEscaped` writes for `count` bytes of text (each may become `\u00xx`).
+    @inline(__always)
+    public static func escapedCapacity(_ count: Int) -> Int { count &* 6 }
+
+    /// Valid UTF-8 `text` escaped for a JSON string (see the file header), without the quotes,
+    /// written at `destination`, which has room for `escapedCapacity(text.count)` bytes; returns
+    /// how many were written. The one definition of JSON escaping, for writers that store
+    /// through a pointer.
+    public static func writeEscaped(_ text: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = destination
         let count = text.count
         var runStart = 0
         var k = 0
+        @inline(__always) func put(_ byte: UInt8) { out.pointee = byte; out += 1 }
+        @inline(__always) func flush(_ end: Int) {
+            guard runStart < end, let base = text.baseAddress else { return }
+            out.update(from: base + runStart, count: end &- runStart)
+            out += end &- runStart
+        }
         while k < count {
             if let base = text.baseAddress {
                 let raw = UnsafeRawPointer(base)
@@ -308,29 +348,26 @@ public enum JSONEmit {
                 k &+= 1
                 continue
             }
-            if runStart < k { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<k])) }
-            out.append(UInt8(ascii: "\\"))
+            flush(k)
+            put(UInt8(ascii: "\\"))
             switch byte {
-            case 0x22: out.append(UInt8(ascii: "\""))
-            case 0x5C: out.append(UInt8(ascii: "\\"))
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "f"))
+            case 0x22: put(UInt8(ascii: "\""))
+            case 0x5C: put(UInt8(ascii: "\\"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x0C: put(UInt8(ascii: "f"))
             default:
                 let hex = ("0123456789abcdef" as StaticString).utf8Start
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)])
             }
             k &+= 1
             runStart = k
         }
-        if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<count])) }
-        out.append(UInt8(ascii: "\""))
+        flush(count)
+        return out - destination
     }
 
     public static func appendNewline(indent: Int, to out: inout [UInt8]) {

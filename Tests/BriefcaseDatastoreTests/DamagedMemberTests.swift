@@ -49,7 +49,7 @@ struct DamagedMemberTests {
     @Test(arguments: ["orders.bin2", "empty-delta.daBriefcase", "all-types.daBriefcase"])
     func everyNodeDamaged(name: String) throws {
         let loaded = try fixture(name)
-        let document = try snapshotDocument(try SnapshotExport(loaded.document, codePage: loaded.codePage))
+        let document = try SnapshotExport(loaded.document, codePage: loaded.codePage).snapshotDocument()
         let member = try #require(document.extras["briefcase"])
         let replacements: [JSONValue?] = [nil, .null, "x", .number("-1"), .number("99999999999"), .array([]), .object(JSONObject())]
         var outcomes = (ok: 0, refused: 0)

@@ -43,7 +43,7 @@ struct MappingTests {
     func chineseColumnNamesBecomeValidIDsAndComeBack() throws {
         let loaded = try load(SamplePaths.sample(SamplePaths.sampleNames[0])!, name: SamplePaths.sampleNames[0])
         let (export, _, back) = try roundTrip(loaded)
-        let fields = Set(export.deltas.flatMap(\.changes).flatMap { change -> [String] in
+        let fields = Set((try export.snapshotDocument().deltas ?? []).flatMap(\.changes).flatMap { change -> [String] in
             if case .insert(_, _, let record) = change { return record.fieldNames }
             return []
         })
@@ -60,9 +60,9 @@ struct MappingTests {
     @Test func typeMappingOnAllTypes() throws {
         let loaded = try fixture("all-types.daBriefcase")
         let export = try SnapshotExport(loaded.document, codePage: loaded.codePage)
-        let document = try snapshotDocument(export)
+        let document = try export.snapshotDocument()
         // Record ids come from the primary key (AutoInc, InPrimaryKey True).
-        #expect(export.rows.map(\.recordID) == ["2147483647", "-2147483648", "0", "1", "-1"])
+        #expect(document.snapshot.rows.map(\.recordID) == ["2147483647", "-2147483648", "0", "1", "-1"])
         let max = try #require(document.snapshot["AllTypes", "2147483647"])
         let min = try #require(document.snapshot["AllTypes", "-2147483648"])
         let plain = try #require(document.snapshot["AllTypes", "0"])
@@ -127,7 +127,7 @@ struct MappingTests {
         ])
         let document = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table)])))
         let export = try SnapshotExport(document, codePage: gbk)
-        let snapshot = try snapshotDocument(export)
+        let snapshot = try export.snapshotDocument()
         let first = try #require(snapshot.snapshot["T", "r0"])
         let second = try #require(snapshot.snapshot["T", "r1"])
         #expect(first["When"] == .date(19431 * 86_400_000 + 10_666_667))   // rounded to the millisecond
@@ -170,13 +170,14 @@ struct MappingTests {
         let document = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(
             stream: Bin2Stream(elements: [.table(keyed), .table(unkeyed), .delta(delta)])))
         let export = try SnapshotExport(document, codePage: .utf8)
-        #expect(export.rows.map(\.recordID) == ["x.1", "=YSBi.-2", "r2", "r3", "r0", "r1"])
-        #expect(export.deltas.map { $0.changes.map(\.wire.description) } == [
+        let snapshot = try export.snapshotDocument()
+        #expect(snapshot.snapshot.rows.map(\.recordID) == ["x.1", "=YSBi.-2", "r2", "r3", "r0", "r1"])
+        #expect(snapshot.deltas?.map { $0.changes.map(\.wire.description) } == [
             [#"["I","U","c1100",{"V":{"I":"6"}}]"#],
             [#"["U","U","c1100",{"V":["P",{"I":"7"}]}]"#],
         ])
-        #expect(export.warnings.count == 1 && export.warnings[0].contains("matches 2 rows"))
-        #expect(try SnapshotImport(try snapshotDocument(export)).document == document)
+        #expect(export.summary.warnings.count == 1 && export.summary.warnings[0].contains("matches 2 rows"))
+        #expect(try SnapshotImport(snapshot).document == document)
     }
 
     // MARK: limits
@@ -191,12 +192,12 @@ struct MappingTests {
 
     @Test func aRecordOver100KiBIsAViolation() throws {
         let export = try SnapshotExport(Self.bigBlob(), codePage: .utf8)
-        #expect(export.limitViolations.count == 1)
-        let violation = try #require(export.limitViolations.first)
+        #expect(export.summary.limitViolations.count == 1)
+        let violation = try #require(export.summary.limitViolations.first)
         #expect(violation.element == "Pictures")
         #expect(violation.message == #"the record "r1" of table "Pictures" has size 150300 bytes; at most 102400 are allowed"#)
         // Written anyway, it is a valid document that comes back whole.
-        let back = try SnapshotImport(parsing: try export.serialized())
+        let back = try SnapshotImport(parsing: export.bytes)
         #expect(back.document == Self.bigBlob())
     }
 }

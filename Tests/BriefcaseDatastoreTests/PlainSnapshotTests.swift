@@ -59,9 +59,9 @@ struct PlainSnapshotTests {
 
         // Back to a snapshot: the same datastore before and after every delta.
         let export = try SnapshotExport(decoded, codePage: .utf8)
-        #expect(export.warnings.isEmpty, "\(export.warnings)")
-        #expect(export.limitViolations.isEmpty)
-        let again = try SnapshotDocument(parsing: try export.serialized())
+        #expect(export.summary.warnings.isEmpty, "\(export.summary.warnings)")
+        #expect(export.summary.limitViolations.isEmpty)
+        let again = try SnapshotDocument(parsing: export.bytes)
         #expect(again.snapshot == original.snapshot)
         #expect(again.deltas?.count == original.deltas?.count)
         var left = original.snapshot, right = again.snapshot
@@ -114,7 +114,7 @@ struct PlainSnapshotTests {
     func extremeRevisionsComeBack(text: String) throws {
         let original = try SnapshotDocument(parsing: text)
         let briefcase = try SnapshotImport(original).document
-        let again = try SnapshotDocument(parsing: try SnapshotExport(briefcase, codePage: .utf8).serialized())
+        let again = try SnapshotDocument(parsing: try SnapshotExport(briefcase, codePage: .utf8).bytes)
         #expect(again.snapshot == original.snapshot)
         #expect(again.deltas?.map(\.rev) == original.deltas?.map(\.rev) ?? [])
         #expect(try again.appliedSnapshot() == original.appliedSnapshot())

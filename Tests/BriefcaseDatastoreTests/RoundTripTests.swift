@@ -17,9 +17,9 @@ struct RoundTripTests {
         #expect(back.document == loaded.document)
         #expect(try back.document.encode() == loaded.bytes)
         // The snapshot and its deltas are a valid datastore history.
-        let document = try snapshotDocument(export)
+        let document = try export.snapshotDocument()
         _ = try document.appliedSnapshot()
-        #expect(export.limitViolations.isEmpty)
+        #expect(export.summary.limitViolations.isEmpty)
     }
 
     @Test(arguments: SamplePaths.sampleNames)
@@ -31,11 +31,11 @@ struct RoundTripTests {
         #expect(back.restored)
         #expect(back.warnings.isEmpty, "\(back.warnings)")
         #expect(try back.document.encode() == bytes)
-        #expect(export.warnings.isEmpty, "\(export.warnings)")
-        let document = try snapshotDocument(export)
+        #expect(export.summary.warnings.isEmpty, "\(export.summary.warnings)")
+        let document = try export.snapshotDocument()
         let applied = try document.appliedSnapshot()
         // CourseInfo has no stored rows and only pending inserts: they become I changes.
-        let course = export.deltas.flatMap(\.changes).filter { $0.tableID == "CourseInfo" }
+        let course = (document.deltas ?? []).flatMap(\.changes).filter { $0.tableID == "CourseInfo" }
         #expect(!course.isEmpty && course.allSatisfy { $0.tag == "I" })
         #expect(applied.recordCount == document.snapshot.recordCount + course.count)
         #expect(text.hasPrefix("{\"rev\":1,\"rows\":[\n"))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import BriefcaseTestSupport
 import BriefcaseJSON
 import BriefcaseKit
@@ -36,12 +37,16 @@ func fixture(_ name: String) throws -> Loaded {
 /// briefcase → snapshot bytes → briefcase.
 func roundTrip(_ loaded: Loaded) throws -> (export: SnapshotExport, text: String, back: SnapshotImport) {
     let export = try SnapshotExport(loaded.document, codePage: loaded.codePage)
-    let bytes = try export.serialized()
-    let back = try SnapshotImport(parsing: bytes)
-    return (export, String(decoding: bytes, as: UTF8.self), back)
+    let back = try SnapshotImport(parsing: export.bytes)
+    return (export, String(decoding: export.bytes, as: UTF8.self), back)
 }
 
-/// The snapshot document of a briefcase, parsed back.
-func snapshotDocument(_ export: SnapshotExport) throws -> SnapshotDocument {
-    try SnapshotDocument(parsing: try export.serialized())
+/// Expects `actual == expected`, naming the first differing byte and its context when not.
+func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard actual != expected else { return }
+    let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+    let context = { (bytes: [UInt8]) in String(decoding: bytes[max(0, at - 80)..<min(bytes.count, at + 80)], as: UTF8.self) }
+    let message = "\(what): \(actual.count) bytes, expected \(expected.count); first difference at byte \(at):\n"
+        + "  actual:   \(context(actual))\n  expected: \(context(expected))"
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
 }

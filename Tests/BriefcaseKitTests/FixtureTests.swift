@@ -40,7 +40,7 @@ import Testing
             guard line.hasPrefix("- `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3) ..< end])
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixtures.path).filter { $0 != "README.md" && $0 != "regressions" }
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixtures.path).filter { $0 != "README.md" && $0 != "regressions" && $0 != "expected" }
         #expect(Set(listed) == Set(files))
         #expect(listed.count == files.count)
         #expect(Set(files) == Set(TestPaths.allFixtureNames))
@@ -63,8 +63,9 @@ import Testing
         #expect(process.terminationStatus == 0)
 
         let fresh = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-        // (regressions/ holds found inputs, not generated ones.)
-        let committed = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixtures.path).filter { $0 != "regressions" }.sorted()
+        // (regressions/ holds found inputs, expected/ expected outputs: not generated ones.)
+        let committed = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixtures.path)
+            .filter { $0 != "regressions" && $0 != "expected" }.sorted()
         #expect(fresh == committed)
         for name in fresh {
             let a = FileManager.default.contents(atPath: output.appendingPathComponent(name).path)

@@ -1,7 +1,6 @@
 import BriefcaseKit
 
-/// Random briefcases for comparing the streamed snapshot export with the reference
-/// (StreamingExportTests), and their values for the round-trip property (RoundTripPropertyTests): every data type,
+/// Random briefcases for the snapshot export's round trip (SnapshotExportTests), and their values for the round-trip property (RoundTripPropertyTests): every data type,
 /// the edge values each mapping treats apart (NaN, invalid UTF-8, unpaired surrogates, booleans
 /// other than 0/1, currencies beyond 10^15, large unsigned integers, sub-millisecond dates,
 /// decimals of every scale), record-id and JSON columns, keys, and deltas of every kind.
@@ -13,15 +12,17 @@ public enum RandomBriefcase {
         for t in 0..<(1 + random.below(3)) {
             let name = ByteString(utf8: ["Orders", "客户", "a b", "Items", "x"][random.below(5)] + (t == 0 ? "" : "\(t)"))
             var fields: [FieldDescriptor] = [FieldDescriptor(name: "ID", type: .integer)]
-            var properties: [[SchemaProperty]] = [[SchemaProperty("Name", "ID"), SchemaProperty("InPrimaryKey", random.chance(50) ? "True" : "False")]]
+            // Every list has the same three properties (a Bin2 schema has one count for all).
+            var properties: [[SchemaProperty]] = [[SchemaProperty("Name", "ID"), SchemaProperty("InPrimaryKey", random.chance(50) ? "True" : "False"),
+                                                   SchemaProperty("CustomAttributes", "")]]
             for c in 0..<(1 + random.below(8)) {
                 let type = types[random.below(types.count)]
                 let fieldName = random.chance(10) ? "ID" : "F\(c)"
                 fields.append(FieldDescriptor(name: ByteString(utf8: fieldName), type: type))
-                var column = [SchemaProperty("Name", fieldName)]
                 let isText = type.storage == .ansiString || type.storage == .wideString
-                if isText && random.chance(20) { column.append(SchemaProperty("CustomAttributes", random.chance(50) ? "Datastore.RecordID" : "Datastore.JSON")) }
-                properties.append(column)
+                let attribute = isText && random.chance(20) ? (random.chance(50) ? "Datastore.RecordID" : "Datastore.JSON") : ""
+                properties.append([SchemaProperty("Name", fieldName), SchemaProperty("InPrimaryKey", "False"),
+                                   SchemaProperty("CustomAttributes", attribute)])
             }
             let schema = random.chance(80) ? Schema(fields: properties) : nil
             var rows: [Row] = []
@@ -51,8 +52,10 @@ public enum RandomBriefcase {
             if random.chance(95) { elements.append(.table(table)) }
             if hasDelta && !elements.contains(.delta(delta)) { elements.append(.delta(delta)) }
         }
-        return BriefcaseDocument(container: random.chance(80) ? .dabriefcase : .bin2, file: BriefcaseFile(
-            properties: [BriefcaseProperty(name: "Version", value: "1")], stream: Bin2Stream(elements: elements)))
+        let container: ContainerFormat = random.chance(80) ? .dabriefcase : .bin2
+        // (A bare stream has no properties.)
+        return BriefcaseDocument(container: container, file: BriefcaseFile(
+            properties: container == .dabriefcase ? [BriefcaseProperty(name: "Version", value: "1")] : [], stream: Bin2Stream(elements: elements)))
     }
 
     public static func value(_ type: DataType, _ random: inout SplitMix) -> Value {
