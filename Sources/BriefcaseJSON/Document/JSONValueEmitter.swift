@@ -273,34 +273,10 @@ struct JSONValueEmitter {
         o += width
     }
 
+    @inline(__always)
     static func putUInt64(_ value: UInt64, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
-        // Two digits per division, from a constant table (integers are a fifth of the values).
-        var length = 1
-        var threshold: UInt64 = 10
-        while length < 20 && value >= threshold {
-            length &+= 1
-            if length < 20 { threshold &*= 10 }
-        }
-        let pairs = digitPairs.utf8Start
-        var rest = value
-        var k = o &+ length
-        while rest >= 100 {
-            let r = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            k &-= 2
-            d[k] = pairs[r]; d[k &+ 1] = pairs[r &+ 1]
-        }
-        if rest >= 10 {
-            let r = Int(truncatingIfNeeded: rest) &* 2
-            d[o] = pairs[r]; d[o &+ 1] = pairs[r &+ 1]
-        } else {
-            d[o] = UInt8(truncatingIfNeeded: rest) &+ 48
-        }
-        o &+= length
+        o &+= JSONEmit.writeDigits(value, to: d + o)
     }
-
-    /// "00", "01", … "99".
-    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     static func putInt64(_ value: Int64, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
         if value < 0 { d[o] = UInt8(ascii: "-"); o += 1 }
@@ -420,56 +396,11 @@ struct JSONValueEmitter {
         return scratch.sawInvalidUTF8
     }
 
-    /// `"…"` with the escaping of `JSONEmit.appendEscaped`, for valid UTF-8.
+    /// `"…"` with JSON's escaping (`JSONEmit`), for valid UTF-8.
     static func putEscaped(_ text: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
         d[o] = UInt8(ascii: "\""); o += 1
-        let count = text.count
-        var runStart = 0
-        var k = 0
-        @inline(__always) func flush(_ end: Int) {
-            if runStart < end {
-                (d + o).update(from: text.baseAddress! + runStart, count: end - runStart)
-                o += end - runStart
-            }
-        }
-        while k < count {
-            let raw = UnsafeRawPointer(text.baseAddress!)
-            while count &- k >= 8 && !JSONEmit.needsEscape(raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) {
-                k &+= 8
-            }
-            if k >= count { break }
-            let byte = text[k]
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
-                k &+= 1
-                continue
-            }
-            flush(k)
-            putEscape(byte, d, &o)
-            k &+= 1
-            runStart = k
-        }
-        flush(count)
+        o &+= JSONEmit.writeEscaped(text, to: d + o)
         d[o] = UInt8(ascii: "\""); o += 1
-    }
-
-    /// The escape of an ASCII byte that needs one.
-    @inline(__always)
-    static func putEscape(_ byte: UInt8, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
-        d[o] = UInt8(ascii: "\\"); o += 1
-        switch byte {
-        case 0x22: d[o] = UInt8(ascii: "\""); o += 1
-        case 0x5C: d[o] = UInt8(ascii: "\\"); o += 1
-        case 0x0A: d[o] = UInt8(ascii: "n"); o += 1
-        case 0x0D: d[o] = UInt8(ascii: "r"); o += 1
-        case 0x09: d[o] = UInt8(ascii: "t"); o += 1
-        case 0x08: d[o] = UInt8(ascii: "b"); o += 1
-        case 0x0C: d[o] = UInt8(ascii: "f"); o += 1
-        default:
-            let hex = ("0123456789abcdef" as StaticString).utf8Start
-            d[o] = UInt8(ascii: "u"); d[o + 1] = UInt8(ascii: "0"); d[o + 2] = UInt8(ascii: "0")
-            d[o + 3] = hex[Int(byte >> 4)]; d[o + 4] = hex[Int(byte & 0x0F)]
-            o += 5
-        }
     }
 
     /// `"…"`: UTF-16LE bytes as escaped UTF-8 (what `appendString` writes for the text
@@ -493,7 +424,7 @@ struct JSONValueEmitter {
                     if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
                         d[o] = byte; o &+= 1
                     } else {
-                        putEscape(byte, d, &o)
+                        o &+= JSONEmit.writeEscape(byte, to: d + o)
                     }
                 } else if u < 0x800 {
                     d[o] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
