@@ -139,15 +139,14 @@ enum Measure {
             // the one before instead of faulting fresh pages in.
             BriefcaseElements.keepFreedMemoryForReuse()
             cpuStart = System.cpuTime(); start = System.now()
-            let header = try BriefcaseFileCodec.readHeader(bytes)
-            let index = try ElementIndex.read(bytes, streamStart: header.dataOffset)
-            var decoder = Bin2Decoder(bytes: bytes)
-            for entry in index.entries {
-                let element = try decoder.decodeElement(entry, in: index)
+            let reader = try BriefcaseElements(bytes: bytes, as: .dabriefcase)
+            var warnings: [DecodingWarning] = []
+            for i in reader.elements.indices {
+                let element = try reader.decode(i, warnings: &warnings)
                 withExtendedLifetime(element) { elements += 1 }
             }
             end = System.now(); cpuEnd = System.cpuTime()
-            if verify { note = "\(elements) elements, \(decoder.warnings.count) warnings" }
+            if verify { note = "\(elements) elements, \(warnings.count) warnings" }
 
         case .encode:
             let bytes = try FileIO.read(input)

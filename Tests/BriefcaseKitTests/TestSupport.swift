@@ -98,9 +98,8 @@ extension TestPaths {
 /// Returns the stream and the decoder's warnings.
 func decodeAny(_ bytes: [UInt8], bin2: Bool) throws(BriefcaseError) -> (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning]) {
     if bin2 {
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
-        return (stream, nil, decoder.warnings)
+        let (stream, warnings) = try decodeBin2(bytes)
+        return (stream, nil, warnings)
     }
     var warnings: [DecodingWarning] = []
     let file = try BriefcaseFileCodec.decode(bytes, warnings: &warnings)
@@ -111,4 +110,11 @@ func decodeAny(_ bytes: [UInt8], bin2: Bool) throws(BriefcaseError) -> (stream: 
 func encodeAny(_ decoded: (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning])) throws(BriefcaseError) -> [UInt8] {
     if let file = decoded.file { return try BriefcaseFileCodec.encode(file) }
     return try Bin2Encoder.encode(decoded.stream)
+}
+
+/// A bare Bin2 stream decoded whole, and the warnings.
+func decodeBin2(_ bytes: [UInt8]) throws(BriefcaseError) -> (stream: Bin2Stream, warnings: [DecodingWarning]) {
+    var warnings: [DecodingWarning] = []
+    let document = try BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings)
+    return (document.file.stream, warnings)
 }
