@@ -17,12 +17,17 @@ extension BriefcaseStreamOutput {
     public mutating func appendEncoded(capacity: () -> Int, _ encode: (inout ByteWriter) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> Int {
         var writer = ByteWriter(capacity: capacity())
         try encode(&writer)
-        let failure: BriefcaseError? = writer.bytes.withUnsafeBytes { bytes in
-            do throws(BriefcaseError) { try append(bytes) } catch { return error }
+        return try append(writer.bytes)
+    }
+
+    /// Appends `bytes` and returns their count.
+    mutating func append(_ bytes: [UInt8]) throws(BriefcaseError) -> Int {
+        let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
+            do throws(BriefcaseError) { try append(buffer) } catch { return error }
             return nil
         }
         if let failure { throw failure }
-        return writer.count
+        return bytes.count
     }
 }
 
@@ -111,10 +116,12 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     /// Writes one element after the previous ones.
     public mutating func write(_ element: Element) throws(BriefcaseError) {
         let position = count
-        try append(element.kind, element.name, capacity: { Bin2Encoder.estimatedSize(of: element) }) { writer throws(BriefcaseError) in
-            switch element {
-            case .table(let table): try Bin2Encoder.encodeTable(table, into: &writer, at: position)
-            case .delta(let delta): try Bin2Encoder.encodeDelta(delta, into: &writer)
+        try append(element.kind, element.name) { output throws(BriefcaseError) in
+            try output.appendEncoded(capacity: { Bin2Encoder.estimatedSize(of: element) }) { writer throws(BriefcaseError) in
+                switch element {
+                case .table(let table): try Bin2Encoder.encodeTable(table, into: &writer, at: position)
+                case .delta(let delta): try Bin2Encoder.encodeDelta(delta, into: &writer)
+                }
             }
         }
     }
@@ -122,29 +129,29 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     /// Writes an element as the bytes it has in another stream (`bytes`, read from `stored`),
     /// without decoding it. A table's body holds one position, its schema end (bytes 1…4),
     /// which moves with the body.
-    public mutating func write(raw bytes: [UInt8], of stored: BriefcaseElements.Stored) throws(BriefcaseError) {
+    public mutating func write(raw bytes: consuming [UInt8], of stored: BriefcaseElements.Stored) throws(BriefcaseError) {
         var body = bytes
         if stored.kind == .table, body.count >= 5 {
             let schemaEnd = Int(ByteReader(bytes: body).getInteger(at: 1, as: Int32.self)!)
             if body[0] != 0 || schemaEnd != 0 { // (no schema and schema end 0: stays 0)
-                let moved = stored.positionBase + schemaEnd - stored.range.lowerBound + count
-                var field = ByteWriter()
-                field.writeInt32(try ByteWriter.int32(moved, "schema end position"))
-                body.replaceSubrange(1..<5, with: field.bytes)
+                let moved = try ByteWriter.int32(stored.positionBase + schemaEnd - stored.range.lowerBound + count, "schema end position")
+                withUnsafeBytes(of: moved.littleEndian) { for i in 0..<4 { body[1 + i] = $0[i] } }
             }
         }
-        try append(stored.kind, stored.name, capacity: { body.count }) { $0.writeBytes(body) }
+        try append(stored.kind, stored.name) { output throws(BriefcaseError) in try output.append(body) }
     }
 
-    private mutating func append(_ kind: ElementKind, _ name: ByteString, capacity: () -> Int,
-                                 _ encode: (inout ByteWriter) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+    /// Appends one element (`write` appends its bytes and returns their count) and notes it for the index.
+    private mutating func append(_ kind: ElementKind, _ name: ByteString,
+                                 _ write: (inout Output) throws(BriefcaseError) -> Int) throws(BriefcaseError) {
         let position = count
         do throws(BriefcaseError) {
             _ = try ByteWriter.int32(position, "element position")
-            let written = try output.appendEncoded(capacity: capacity, encode)
+            let written = try write(&output)
             count += written
         } catch {
-            throw error.inElement(String(decoding: name.bytes, as: UTF8.self))
+            // (A failing output is not the element's fault.)
+            throw error.kind == .io ? error : error.inElement(String(decoding: name.bytes, as: UTF8.self))
         }
         index.append((kind, name, position))
     }
