@@ -26,18 +26,9 @@ extension Briefcase {
     }
 
     private func writeFile() throws(BriefcaseError) {
-        var writer = try BriefcaseStreamWriter(output: try AtomicOutput(path: path), container: .dabriefcase,
-                                               properties: properties, headerPadding: headerPadding)
-        do throws(BriefcaseError) {
+        try BriefcaseStreamWriter.writeFile(path, properties: properties, headerPadding: headerPadding) { writer throws(BriefcaseError) in
             try writeTables(entries, into: &writer)
-            try writer.finish()
-        } catch {
-            var output = writer.output
-            output.discard()
-            throw error
         }
-        var output = writer.output
-        try output.commit()
         try repoint(entries, fileName: nil, filePath: path)
     }
 

@@ -41,21 +41,18 @@ public final class BriefcaseElements {
     public let elements: [Stored]
     /// Warnings about the container itself (bytes after the index, bytes between properties and
     /// data), reported after the elements' warnings.
-    public let containerWarnings: [DecodingWarning]
+    public private(set) var containerWarnings: [DecodingWarning] = []
     /// The code page a folder's `Properties.plist` was read with (nil for single files).
-    public let folderCodePage: CodePage?
+    public private(set) var folderCodePage: CodePage?
     /// The memory of the last element read, reused for the next once that element is gone.
     private var spare: [UInt8] = []
 
-    init(path: String?, container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString,
-         elements: [Stored], containerWarnings: [DecodingWarning], folderCodePage: CodePage?) {
+    init(path: String?, container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString, elements: [Stored]) {
         self.path = path
         self.container = container
         self.properties = properties
         self.headerPadding = headerPadding
         self.elements = elements
-        self.containerWarnings = containerWarnings
-        self.folderCodePage = folderCodePage
     }
 
     /// Opens a `DABRC600` file (`.dabriefcase`) or a bare Bin2 stream (`.bin2`): header,
@@ -91,8 +88,8 @@ public final class BriefcaseElements {
         let elements = index.entries.map {
             Stored(kind: $0.kind, name: $0.name, source: source, indexEntry: $0, positionBase: index.positionBase)
         }
-        self.init(path: source.path, container: container, properties: properties, headerPadding: padding,
-                  elements: elements, containerWarnings: warnings, folderCodePage: nil)
+        self.init(path: source.path, container: container, properties: properties, headerPadding: padding, elements: elements)
+        containerWarnings = warnings
     }
 
     /// The elements of a briefcase opened with `Briefcase.open` whose tables were not loaded, in
@@ -107,7 +104,8 @@ public final class BriefcaseElements {
             elements += source.parts(deltaFirst: entry.deltaFirst).map { source.reader.elements[$0] }
         }
         self.init(path: briefcase.path, container: .dabriefcase, properties: briefcase.properties, headerPadding: briefcase.headerPadding,
-                  elements: elements, containerWarnings: [], folderCodePage: briefcase.kind == .folder ? briefcase.codePage : nil)
+                  elements: elements)
+        if briefcase.kind == .folder { folderCodePage = briefcase.codePage }
     }
 
     /// Reads and decodes element `i`; its warnings are appended to `warnings`. Errors name the

@@ -195,3 +195,20 @@ extension BriefcaseStreamWriter where Output == MemoryStreamOutput {
         return writer.output.bytes
     }
 }
+
+extension BriefcaseStreamWriter where Output == AtomicOutput {
+    /// Writes the single file at `path` (properties, then the elements `write` writes, then the
+    /// index) into a temporary file that replaces the old one only once complete and flushed.
+    static func writeFile(_ path: String, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty,
+                          _ write: (inout Self) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+        var writer = try Self(output: try AtomicOutput(path: path), container: .dabriefcase, properties: properties, headerPadding: headerPadding)
+        do throws(BriefcaseError) {
+            try write(&writer)
+            try writer.finish()
+        } catch {
+            writer.output.discard()
+            throw error
+        }
+        try writer.output.commit()
+    }
+}

@@ -25,17 +25,7 @@ struct FolderWriter {
     /// Writes table `table`'s file: a single file without properties whose elements `write`
     /// writes.
     func writeTable(_ table: Int, _ write: (inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
-        var writer = try BriefcaseStreamWriter(output: try AtomicOutput(path: filePath(table)), container: .dabriefcase)
-        do throws(BriefcaseError) {
-            try write(&writer)
-            try writer.finish()
-        } catch {
-            var output = writer.output
-            output.discard()
-            throw error
-        }
-        var output = writer.output
-        try output.commit()
+        try BriefcaseStreamWriter.writeFile(filePath(table), write)
     }
 
     /// Writes `Properties.plist` (`propertiesPlist(_:codePage:)`), last: a folder is complete
