@@ -26,7 +26,7 @@ public final class BriefcaseElements {
         public var label: String { String(decoding: name.bytes, as: UTF8.self) }
 
         /// The element's bytes, as they are (what a writer copies without decoding).
-        func rawBytes() throws(BriefcaseError) -> [UInt8] {
+        public func rawBytes() throws(BriefcaseError) -> [UInt8] {
             let (bytes, base) = try source.bytes(range)
             if base == range.lowerBound, bytes.count == range.count { return bytes } // read for this
             return Array(bytes[range.lowerBound - base ..< range.upperBound - base])
