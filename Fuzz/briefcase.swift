@@ -1,8 +1,8 @@
 // libFuzzer target `briefcase`: single-file briefcases (DABRC600).
 //
-// The input is decoded whole (`BriefcaseFileCodec.decode`) and, when it decodes, round-tripped
-// (codec, JSON document; see FuzzSupport.swift); it is validated (`Validator`), summarised
-// (`Bin2Decoder.summarize`, what `info` reads) and opened lazily from a temporary file
+// The input is decoded whole (`BriefcaseFileCodec.decode`: the element reader's elements,
+// collected) and, when it decodes, round-tripped (codec, JSON document; see FuzzSupport.swift);
+// it is validated (`Validator`), summarised (`BriefcaseElements.summary`, what `info` reads) and opened lazily from a temporary file
 // (`Briefcase.openFile`: header, index, heads, then each table). A file that decodes whole must
 // also open lazily and load every table.
 //
@@ -24,11 +24,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     _ = Validator.validate(bytes: bytes, container: .dabriefcase, path: "fuzz")
 
-    if let header = try? BriefcaseFileCodec.readHeader(bytes) {
-        var decoder = Bin2Decoder(bytes: bytes)
-        let summaries = try? decoder.summarize(streamStart: header.dataOffset)
-        if decoded != nil, summaries == nil { fuzzFailure("a file that decodes cannot be summarised") }
-    }
+    let summaries = FuzzChecks.summaries(bytes, as: .dabriefcase)
+    if decoded != nil, summaries == nil { fuzzFailure("a file that decodes cannot be summarised") }
 
     // The lazy path reads the same file in pieces.
     let path = FuzzTemporaryFile.store(bytes, name: "input.daBriefcase")

@@ -74,8 +74,15 @@ enum FuzzChecks {
         guard back == document else { fuzzFailure("JSON round trip changed the model") }
     }
 
+    /// Every element's summary (what `info` reads), or nil when the header, the index or a head
+    /// does not read.
+    static func summaries(_ bytes: [UInt8], as container: ContainerFormat) -> [ElementSummary]? {
+        guard let reader = try? BriefcaseElements(bytes: bytes, as: container) else { return nil }
+        return try? reader.elements.indices.map { (i) throws(BriefcaseError) in try reader.summary(i) }
+    }
+
     /// True when the stream at `streamStart` has absolute positions and its elements lie in index
-    /// order: the layout every writer (and `Bin2Encoder`) produces, so re-encoding must give the
+    /// order: the layout every writer (the stream writer) produces, so re-encoding must give the
     /// same bytes when the decoder had nothing to warn about.
     static func isCanonicalLayout(_ bytes: [UInt8], streamStart: Int) -> Bool {
         guard let index = try? ElementIndex.read(bytes, streamStart: streamStart), index.positionBase == 0 else { return false }

@@ -271,7 +271,13 @@ struct Generator {
             BriefcaseProperty(name: "Owner", value: ByteString(utf8: "张伟 (Zhang Wei)")),
             BriefcaseProperty(name: "ClientVersion", value: "10.0.0.1555"),
         ]
-        var writer = try StreamingBriefcaseWriter(path: path, properties: properties)
+        // Element by element, so that memory holds one table: the library's stream writer.
+        var writer = try BriefcaseStreamWriter(output: FileSink(path: path), container: .dabriefcase, properties: properties)
+        func add(_ element: Element) throws -> Int {
+            let start = writer.count
+            try writer.write(element)
+            return writer.count - start
+        }
         var summary = Summary()
         // Small tables are the same at every size; the large ones share what is left.
         let smallBytes = Self.smallTables.count * 12_000
@@ -288,12 +294,13 @@ struct Generator {
                 let delta = makeDelta(spec, table: table, random: &random)
                 summary.changes += delta.changes.count
                 summary.deltas += 1
-                summary.largestElement = max(summary.largestElement, try writer.add(.delta(delta)))
+                summary.largestElement = max(summary.largestElement, try add(.delta(delta)))
             }
             summary.tables += 1
-            summary.largestElement = max(summary.largestElement, try writer.add(.table(table)))
+            summary.largestElement = max(summary.largestElement, try add(.table(table)))
         }
         try writer.finish()
+        writer.output.close()
         return summary
     }
 
@@ -509,67 +516,5 @@ struct Generator {
         case .boolean: return 1
         case .integer: return type.storage!.minimumSize
         }
-    }
-}
-
-/// Appends elements to a `DABRC600` file one at a time: each element is encoded alone with
-/// `Bin2Encoder` and its body copied into place (the one absolute position inside a table body,
-/// the schema end, is rebased); the element index and its position are written at the end.
-struct StreamingBriefcaseWriter {
-    let sink: FileSink
-    let dataOffset: Int
-    var position: Int
-    var index: [(kind: ElementKind, name: ByteString, position: Int)] = []
-
-    init(path: String, properties: [BriefcaseProperty]) throws {
-        let header = try BriefcaseFileCodec.encode(BriefcaseFile(properties: properties))
-        dataOffset = Int(Self.int32(header, at: 8))
-        sink = FileSink(path: path)
-        // Header, then the stream signature and a placeholder for the index position.
-        var start = Array(header[0..<dataOffset])
-        start += Array("DABIN200".utf8) + [0, 0, 0, 0]
-        let file = sink
-        start.withUnsafeBytes { file.write($0) }
-        position = start.count
-    }
-
-    /// Appends `element`; returns the size of its body.
-    mutating func add(_ element: Element) throws -> Int {
-        let stream = try Bin2Encoder.encode(Bin2Stream(elements: [element]))
-        let indexPosition = Int(Self.int32(stream, at: 8))
-        var body = Array(stream[12..<indexPosition])
-        if case .table(let table) = element, table.schema != nil || table.schemaEndWhenAbsent == .position {
-            let stored = Int(Self.int32(body, at: 1))
-            Self.setInt32(&body, at: 1, Int32(stored - 12 + position))
-        }
-        guard position + body.count < Int(Int32.max) - (1 << 20) else {
-            System.fail("a Bin2 stream is limited to 2 GiB; ask for a smaller size")
-        }
-        body.withUnsafeBytes { sink.write($0) }
-        index.append((element.kind, element.name, position))
-        position += body.count
-        return body.count
-    }
-
-    mutating func finish() throws {
-        var tail = ByteWriter()
-        tail.writeInt32(Int32(index.count))
-        for entry in index {
-            tail.writeInt32(entry.kind.rawValue)
-            try tail.writeLengthPrefixed(entry.name)
-            tail.writeInt32(Int32(entry.position))
-        }
-        tail.bytes.withUnsafeBytes { sink.write($0) }
-        var indexPosition = Int32(position).littleEndian
-        guard pwrite(sink.fd, &indexPosition, 4, off_t(dataOffset + 8)) == 4 else { System.fail("cannot write \(sink.path)") }
-        sink.close()
-    }
-
-    static func int32(_ bytes: [UInt8], at offset: Int) -> Int32 {
-        bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
-    }
-
-    static func setInt32(_ bytes: inout [UInt8], at offset: Int, _ value: Int32) {
-        withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[offset + i] = $0[i] } }
     }
 }

@@ -9,6 +9,20 @@ import Foundation
 
 extension FileSink: ByteSink {}
 
+/// The generator and json → dabriefcase write briefcases into a plain file through the library's
+/// stream writer: appended with write(2), the index position patched with pwrite(2).
+extension FileSink: BriefcaseStreamOutput {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) { write(bytes) }
+
+    mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
+        guard pwrite(fd, bytes.baseAddress!, bytes.count, off_t(offset)) == bytes.count else { System.fail("cannot write \(path)") }
+    }
+
+    mutating func reset() throws(BriefcaseError) {
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { System.fail("cannot rewind \(path)") }
+    }
+}
+
 /// The measured operations. Each runs in its own child process (`briefcase-bench measure …`), so
 /// that its peak resident memory (`ru_maxrss`) is its own; the child prints one `RESULT` line.
 enum Operation: String, CaseIterable {
@@ -139,15 +153,14 @@ enum Measure {
             // the one before instead of faulting fresh pages in.
             BriefcaseElements.keepFreedMemoryForReuse()
             cpuStart = System.cpuTime(); start = System.now()
-            let header = try BriefcaseFileCodec.readHeader(bytes)
-            let index = try ElementIndex.read(bytes, streamStart: header.dataOffset)
-            var decoder = Bin2Decoder(bytes: bytes)
-            for entry in index.entries {
-                let element = try decoder.decodeElement(entry, in: index)
+            let reader = try BriefcaseElements(bytes: bytes, as: .dabriefcase)
+            var warnings: [DecodingWarning] = []
+            for i in reader.elements.indices {
+                let element = try reader.decode(i, warnings: &warnings)
                 withExtendedLifetime(element) { elements += 1 }
             }
             end = System.now(); cpuEnd = System.cpuTime()
-            if verify { note = "\(elements) elements, \(decoder.warnings.count) warnings" }
+            if verify { note = "\(elements) elements, \(warnings.count) warnings" }
 
         case .encode:
             let bytes = try FileIO.read(input)
@@ -194,30 +207,13 @@ enum Measure {
         case .fromJSON:
             guard let json else { System.fail("from-json needs --json") }
             let path = output + ".daBriefcase"
-            /// The CLI's path (mapped input, `JSONStreamConversion`) into a plain file: written with
-            /// write(2), the index position patched with pwrite(2), not fsync'd, like the other outputs.
-            struct PlainFile: BriefcaseStreamOutput {
-                let fd: Int32
-                mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
-                    var done = 0
-                    while done < bytes.count {
-                        let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                        guard n > 0 else { throw BriefcaseError(.io, "cannot write") }
-                        done += n
-                    }
-                }
-                mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
-                    guard pwrite(fd, bytes.baseAddress!, bytes.count, off_t(offset)) == bytes.count else { throw BriefcaseError(.io, "cannot write") }
-                }
-                mutating func reset() throws(BriefcaseError) {
-                    guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw BriefcaseError(.io, "cannot rewind") }
-                }
-            }
             cpuStart = System.cpuTime(); start = System.now()
             guard let mapped = try MappedFile(path: json) else { System.fail("from-json: \(json) is not a regular file") }
-            var file = PlainFile(fd: open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644))
+            // The CLI's path (mapped input, `JSONStreamConversion`) into a plain file: written with
+            // write(2), the index position patched with pwrite(2), not fsync'd, like the other outputs.
+            var file = FileSink(path: path)
             try JSONStreamConversion.convert(mapped.bytes, to: &file, as: .dabriefcase, consumed: { mapped.release(upTo: $0) })
-            close(file.fd)
+            file.close()
             end = System.now(); cpuEnd = System.cpuTime()
             withExtendedLifetime(mapped) {}
             if verify {

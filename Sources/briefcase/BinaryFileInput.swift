@@ -20,16 +20,8 @@ enum BinaryFileInput {
 
     private static func load(_ path: String, as container: ContainerFormat, format: FileFormat, named name: String,
                              encoding: CodePage?, announceEncoding: Bool) throws -> LoadedBriefcase {
-        let elements = try BriefcaseElements.open(path, as: container)
-        var stream = Bin2Stream()
         var warnings: [DecodingWarning] = []
-        for i in elements.elements.indices {
-            stream.elements.append(try elements.decode(i, warnings: &warnings))
-        }
-        // After the elements' warnings, as `BriefcaseFileCodec.decode` reports them.
-        warnings += elements.containerWarnings
-        let file = BriefcaseFile(properties: elements.properties, stream: stream, headerPadding: elements.headerPadding)
-        let document = BriefcaseDocument(container: container, file: file)
+        let document = try BriefcaseElements.open(path, as: container).document(warnings: &warnings)
         let codePage = InputLoader.chooseCodePage(document, explicit: encoding, path: name, announce: announceEncoding)
         return LoadedBriefcase(path: name, format: format, document: document, codePage: codePage, warnings: warnings)
     }

@@ -5,9 +5,10 @@ import BriefcaseTestSupport
 import Foundation
 import Testing
 
-/// Element-by-element conversion (`BriefcaseElements`, `JSONDocumentEncoder.write`,
-/// `writeFolder`) against the whole-document path it replaces, which is the oracle: the same
-/// bytes, the same code page (and reason, and hint), the same warnings, the same errors.
+/// Element-by-element conversion to JSON (`BriefcaseElements`, `JSONDocumentEncoder.write`)
+/// against the whole-document JSON encoder, which is the oracle: the same bytes, the same code
+/// page (and reason, and hint), the same warnings, the same errors. (Folders written element by
+/// element: `FolderWriterTests`, against the input's own bytes.)
 @Suite struct StreamingConversionTests {
     /// The whole-document path: decode everything, detect, encode.
     static func wholeJSON(_ bytes: [UInt8], _ container: ContainerFormat) throws -> (json: [UInt8], detection: CodePageDetection, warnings: [DecodingWarning]) {
@@ -80,46 +81,6 @@ import Testing
             converted += 1
         }
         #expect(converted >= 7 + (SamplePaths.samplesPresent ? 2 : 0)) // the 7 valid fixtures, and the real samples when present
-    }
-
-    @Test func everyFixtureAndSampleGivesTheSameFolderBothWays() throws {
-        for (path, container) in Self.inputs() {
-            var warnings: [DecodingWarning] = []
-            guard let document = try? BriefcaseDocument.decode(FileIO.read(path), as: container, warnings: &warnings) else { continue }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-folder-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let codePage = CodePage.detect(in: document.file).codePage
-            try Briefcase.make(from: document, at: dir + "/whole.briefcase", kind: .folder, codePage: codePage).write()
-            let report = try BriefcaseElements.open(path, as: container).writeFolder(to: dir + "/streamed.briefcase", encoding: nil, skipDamaged: false)
-            #expect(report.codePage == codePage)
-            let whole = try Self.folderContents(dir + "/whole.briefcase"), streamed = try Self.folderContents(dir + "/streamed.briefcase")
-            #expect(whole.count >= 1)
-            #expect(whole == streamed, "\(path): folder differs")
-        }
-    }
-
-    /// The lazy raw copy (`Briefcase.open` + `write(to:as: .folder)`) gives the same folder as the
-    /// decoding conversion whenever decoding had nothing to normalise (no warning); the conversion
-    /// decodes anyway, since it must find damage, and writes what it decoded.
-    @Test func theLazyRawCopyGivesTheSameFolderWhenNothingIsNormalised() throws {
-        var compared = 0
-        for (path, container) in Self.inputs() where container == .dabriefcase {
-            var warnings: [DecodingWarning] = []
-            guard (try? BriefcaseDocument.decode(FileIO.read(path), as: container, warnings: &warnings)) != nil, warnings.isEmpty else { continue }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-lazy-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            try Briefcase.open(path).write(to: dir + "/lazy.briefcase", as: .folder)
-            _ = try BriefcaseElements.open(path, as: container).writeFolder(to: dir + "/streamed.briefcase", encoding: nil, skipDamaged: false)
-            #expect(try Self.folderContents(dir + "/lazy.briefcase") == Self.folderContents(dir + "/streamed.briefcase"), "\(path)")
-            compared += 1
-        }
-        #expect(compared >= 5)
-    }
-
-    static func folderContents(_ path: String) throws -> [String: [UInt8]] {
-        var contents: [String: [UInt8]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: path) { contents[name] = try FileIO.read(path + "/" + name) }
-        return contents
     }
 
     @Test func aFolderInputStreamsInTheOrderOfItsDocument() throws {

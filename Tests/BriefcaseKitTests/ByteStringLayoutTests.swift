@@ -98,9 +98,8 @@ import Testing
             b.i32(1); b.i32(0); b.str("T"); b.i32(12)
             withUnsafeBytes(of: index.littleEndian) { b.bytes.replaceSubrange(8 ..< 12, with: $0) }
         }
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
-        #expect(decoder.warnings.count == 1) // the padding bit of row 1
+        let (stream, warnings) = try decodeBin2(bytes)
+        #expect(warnings.count == 1) // the padding bit of row 1
         guard case .table(let table) = stream.elements.first else { Issue.record("no table"); return }
         #expect(table.rows.count == 2)
         var found: [Int] = []

@@ -53,7 +53,7 @@ import Testing
                 shortened.range = lower ..< lower + cut
                 var decoder = Bin2Decoder(bytes: bytes)
                 do {
-                    _ = try decoder.decodeElement(shortened, in: index)
+                    _ = try decoder.decodeElement(shortened, positionBase: index.positionBase)
                     // The one legal prefix: a full-layout empty delta cut after its first Int32 0
                     // is the count-only layout.
                     let countOnly = entry.kind == .delta && cut == 4 && int32(bytes, at: lower) == 0

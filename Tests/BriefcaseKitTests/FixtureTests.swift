@@ -572,8 +572,7 @@ import Testing
             b.i32(2); b.i32(1); b.str("Orders"); b.i32(12); b.i32(0); b.str("Orders"); b.i32(Int32(12 + delta.count))
         })
 
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
+        let stream = try decodeBin2(bytes).stream
         let table = try #require(stream.table(named: "orders"))
         #expect(table.schema?.fields.map { $0.value(named: "InPrimaryKey") } == ["True", "False", "False", "False"])
         #expect(table.rows.map { $0[0] } == [.integer(1), .integer(2), .integer(3)])

@@ -34,9 +34,8 @@ import Testing
     @Test func annotatedDeltaExample() throws {
         let bytes = Self.customersExample
         #expect(bytes.count == 105 + 25)
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
-        #expect(decoder.warnings.isEmpty)
+        let (stream, warnings) = try decodeBin2(bytes)
+        #expect(warnings.isEmpty)
         #expect(stream.elements.count == 1)
         guard case .delta(let delta) = stream.elements[0] else { Issue.record("not a delta"); return }
         #expect(delta.name == "Customers")
@@ -80,9 +79,8 @@ import Testing
     @Test func tableWithoutSchema() throws {
         for (stored, marker) in [(Int32(0), SchemaEndMarker.zero), (17, .position)] {
             let bytes = Self.noSchemaStream(schemaEnd: stored)
-            var decoder = Bin2Decoder(bytes: bytes)
-            let stream = try decoder.decodeStream()
-            #expect(decoder.warnings.isEmpty)
+            let (stream, warnings) = try decodeBin2(bytes)
+            #expect(warnings.isEmpty)
             let table = try #require(stream.table(named: "t"))
             #expect(table.schema == nil)
             #expect(table.schemaEndWhenAbsent == marker)
@@ -91,10 +89,9 @@ import Testing
             #expect(try Bin2Encoder.encode(stream) == bytes)
         }
         // Any other stored value is tolerated with a warning (and written back as 0).
-        var decoder = Bin2Decoder(bytes: Self.noSchemaStream(schemaEnd: 99))
-        let stream = try decoder.decodeStream()
-        #expect(decoder.warnings.count == 1)
-        #expect(decoder.warnings.first?.offset == 13)
+        let (stream, warnings) = try decodeBin2(Self.noSchemaStream(schemaEnd: 99))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.offset == 13)
         #expect(try Bin2Encoder.encode(stream) == Self.noSchemaStream(schemaEnd: 0))
     }
 
@@ -142,8 +139,7 @@ import Testing
             b.i32(0)                                     // @12: change count 0, nothing else
             b.i32(1); b.i32(1); b.str("D"); b.i32(12)    // index @16
         }
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
+        let stream = try decodeBin2(bytes).stream
         guard case .delta(let delta) = stream.elements.first else { Issue.record("not a delta"); return }
         #expect(delta.layout == .countOnly)
         #expect(delta.changes.isEmpty && delta.loggedFields.isEmpty && delta.keyFields.isEmpty)
@@ -155,8 +151,7 @@ import Testing
             b.i32(0); b.i32(0); b.i32(0); b.u8(1); b.i32(0)  // @12: 17 bytes
             b.i32(1); b.i32(1); b.str("D"); b.i32(12)
         }
-        var fullDecoder = Bin2Decoder(bytes: full)
-        let fullStream = try fullDecoder.decodeStream()
+        let fullStream = try decodeBin2(full).stream
         #expect(fullStream.deltas.first?.layout == .full)
         #expect(fullStream.deltas.first?.reducedDeltaFlag == 1)
         #expect(try Bin2Encoder.encode(fullStream) == full)

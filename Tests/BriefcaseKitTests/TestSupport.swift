@@ -98,9 +98,8 @@ extension TestPaths {
 /// Returns the stream and the decoder's warnings.
 func decodeAny(_ bytes: [UInt8], bin2: Bool) throws(BriefcaseError) -> (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning]) {
     if bin2 {
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream()
-        return (stream, nil, decoder.warnings)
+        let (stream, warnings) = try decodeBin2(bytes)
+        return (stream, nil, warnings)
     }
     var warnings: [DecodingWarning] = []
     let file = try BriefcaseFileCodec.decode(bytes, warnings: &warnings)
@@ -111,4 +110,77 @@ func decodeAny(_ bytes: [UInt8], bin2: Bool) throws(BriefcaseError) -> (stream: 
 func encodeAny(_ decoded: (stream: Bin2Stream, file: BriefcaseFile?, warnings: [DecodingWarning])) throws(BriefcaseError) -> [UInt8] {
     if let file = decoded.file { return try BriefcaseFileCodec.encode(file) }
     return try Bin2Encoder.encode(decoded.stream)
+}
+
+/// A bare Bin2 stream decoded whole, and the warnings.
+func decodeBin2(_ bytes: [UInt8]) throws(BriefcaseError) -> (stream: Bin2Stream, warnings: [DecodingWarning]) {
+    var warnings: [DecodingWarning] = []
+    let document = try BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings)
+    return (document.file.stream, warnings)
+}
+
+/// Bin2 streams taken apart and put together by hand, independently of BriefcaseKit: an oracle
+/// for what the writer makes of elements it is given (Spec/bin2.md §2–3: `DABIN200`, the index
+/// position, the element bodies, the index; a table body holds one position, its schema end at
+/// bytes 1…4, which is 0 only for a table without schema that stores 0).
+enum HandStream {
+    struct Element: Equatable {
+        var kind: Int32
+        var name: [UInt8]
+        /// The body as it is in its stream, which starts at `position` (absolute).
+        var body: [UInt8]
+        var position: Int
+    }
+
+    /// The elements of the stream at `streamStart` (positions absolute, bodies contiguous in
+    /// index order: what every known writer lays out).
+    static func elements(_ bytes: [UInt8], streamStart: Int) -> [Element] {
+        let indexPosition = Int(int32(bytes, at: streamStart + 8))
+        var at = indexPosition
+        let count = Int(int32(bytes, at: at)); at += 4
+        var listed: [(kind: Int32, name: [UInt8], position: Int)] = []
+        for _ in 0..<count {
+            let kind = int32(bytes, at: at), length = Int(int32(bytes, at: at + 4))
+            let name = Array(bytes[at + 8 ..< at + 8 + length])
+            listed.append((kind, name, Int(int32(bytes, at: at + 8 + length))))
+            at += 12 + length
+        }
+        return listed.enumerated().map { i, entry in
+            let end = i + 1 < listed.count ? listed[i + 1].position : indexPosition
+            return Element(kind: entry.kind, name: entry.name, body: Array(bytes[entry.position ..< end]), position: entry.position)
+        }
+    }
+
+    /// A stream of `elements` laid out from `streamStart` on: bodies in order, each table's schema
+    /// end moved as far as its body moved, then the index.
+    static func stream(_ elements: [Element], at streamStart: Int) -> [UInt8] {
+        var out = Bytes()
+        out.ascii("DABIN200")
+        out.i32(0)
+        var positions: [Int] = []
+        for element in elements {
+            let position = streamStart + out.bytes.count
+            var body = element.body
+            if element.kind == 0, body[0] != 0 || int32(body, at: 1) != 0 {
+                let moved = int32(body, at: 1) + Int32(position - element.position)
+                withUnsafeBytes(of: moved.littleEndian) { body.replaceSubrange(1..<5, with: $0) }
+            }
+            positions.append(position)
+            out.raw(body)
+        }
+        withUnsafeBytes(of: Int32(streamStart + out.bytes.count).littleEndian) { out.bytes.replaceSubrange(8..<12, with: $0) }
+        out.i32(Int32(elements.count))
+        for (element, position) in zip(elements, positions) {
+            out.i32(element.kind); out.i32(Int32(element.name.count)); out.raw(element.name); out.i32(Int32(position))
+        }
+        return out.bytes
+    }
+
+    /// A `DABRC600` file without properties holding `elements`.
+    static func singleFile(_ elements: [Element]) -> [UInt8] {
+        Bytes.build { b in b.ascii("DABRC600"); b.i32(16); b.i32(0) } + stream(elements, at: 16)
+    }
+
+    /// Where the stream of a `DABRC600` file starts (its data offset).
+    static func dataOffset(_ bytes: [UInt8]) -> Int { Int(int32(bytes, at: 8)) }
 }

@@ -10,7 +10,9 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Decodes Bin2 streams (`DABIN200`) from one contiguous buffer.
+/// Decodes the elements of a Bin2 stream (`DABIN200`), tables and deltas, from a buffer that
+/// holds them: the body decoder under the element reader (`BriefcaseElements`), which finds
+/// them through the index.
 ///
 /// Values are slices of the buffer (no copies). Every count and length is checked against the
 /// bytes that remain in its element before anything is allocated, so damaged input fails with a
@@ -26,25 +28,15 @@ public struct Bin2Decoder {
         self.base = base
     }
 
-    /// Decodes the whole stream at `streamStart ..< end`.
-    public mutating func decodeStream(streamStart: Int = 0, end: Int? = nil) throws(BriefcaseError) -> Bin2Stream {
-        let index = try ElementIndex.read(bytes, streamStart: streamStart, end: end)
-        var elements: [Element] = []
-        elements.reserveCapacity(index.entries.count)
-        for entry in index.entries {
-            elements.append(try decodeElement(entry, in: index))
-        }
-        if let trailing = index.trailingBytesWarning { warnings.append(trailing) }
-        return Bin2Stream(elements: elements)
-    }
-
-    public mutating func decodeElement(_ entry: ElementIndex.Entry, in index: ElementIndex) throws(BriefcaseError) -> Element {
+    /// Decodes the element `entry` of an index whose positions are relative to `positionBase`
+    /// (`ElementIndex.positionBase`): `bytes` must hold its range.
+    public mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
         let label = String(decoding: entry.name.bytes, as: UTF8.self)
         do throws(BriefcaseError) {
             var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
             let element: Element
             switch entry.kind {
-            case .table: element = .table(try decodeTable(&reader, name: entry.name, positionBase: index.positionBase))
+            case .table: element = .table(try decodeTable(&reader, name: entry.name, positionBase: positionBase))
             case .delta: element = .delta(try decodeDelta(&reader, name: entry.name))
             }
             guard reader.readableBytes == 0 else {

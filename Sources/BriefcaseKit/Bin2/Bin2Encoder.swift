@@ -1,60 +1,30 @@
-/// Encodes Bin2 streams, symmetric to `Bin2Decoder`.
-///
-/// Positions are written absolute: relative to the start of the `ByteWriter`, which holds the
-/// whole file (the signature sits at 16 or after the properties in a single-file briefcase).
-/// Elements are laid out contiguously in index order, the index last, as Data Abstract does.
+/// Encodes the elements of a Bin2 stream, tables and deltas: the body encoder under the stream
+/// writer (`BriefcaseStreamWriter`), which lays them out and writes the header and the index;
+/// symmetric to `Bin2Decoder`.
 public enum Bin2Encoder {
-    /// Appends the stream for `stream` to `writer`.
-    public static func encode(_ stream: Bin2Stream, into writer: inout ByteWriter) throws(BriefcaseError) {
-        let start = writer.count
-        writer.writeBytes(Array(ElementIndex.signature.utf8))
-        writer.writeInt32(0) // index position, patched below
-        var positions: [Int] = []
-        positions.reserveCapacity(stream.elements.count)
-        for element in stream.elements {
-            positions.append(writer.count)
-            do throws(BriefcaseError) {
-                switch element {
-                case .table(let table): try encodeTable(table, into: &writer)
-                case .delta(let delta): try encodeDelta(delta, into: &writer)
-                }
-            } catch {
-                throw error.inElement(String(decoding: element.name.bytes, as: UTF8.self))
-            }
-        }
-        let indexPosition = writer.count
-        writer.setInt32(try ByteWriter.int32(indexPosition, "index position"), at: start + 8)
-        writer.writeInt32(try ByteWriter.int32(stream.elements.count, "element count"))
-        for (element, position) in zip(stream.elements, positions) {
-            writer.writeInt32(element.kind.rawValue)
-            try writer.writeLengthPrefixed(element.name)
-            writer.writeInt32(try ByteWriter.int32(position, "element position"))
-        }
-    }
-
-    /// A bare Bin2 stream.
+    /// A bare Bin2 stream of `stream`'s elements (the stream writer into memory).
     public static func encode(_ stream: Bin2Stream) throws(BriefcaseError) -> [UInt8] {
-        var writer = ByteWriter(capacity: estimatedSize(stream))
-        try encode(stream, into: &writer)
-        return writer.bytes
+        try BriefcaseStreamWriter.bytes(of: BriefcaseFile(stream: stream), as: .bin2)
     }
 
-    static func encodeTable(_ table: Table, into writer: inout ByteWriter) throws(BriefcaseError) {
-        // Every Bin2 writer (whole stream, element by element, lazy briefcase) comes here: what
-        // the reader would refuse (`Bin2Stream.maximumRowsWithoutFields`) is not written.
+    /// Appends the body of `table`, which starts at `position` in its file: the schema-end
+    /// position written in it is absolute in the file, as Data Abstract for .NET writes it.
+    static func encodeTable(_ table: Table, into writer: inout ByteWriter, at position: Int) throws(BriefcaseError) {
+        // Every table written comes here: what the reader would refuse
+        // (`Bin2Stream.maximumRowsWithoutFields`) is not written.
         guard !table.fields.isEmpty || table.rows.count <= Bin2Stream.maximumRowsWithoutFields else {
             throw BriefcaseError(.invalidModel, "a table without fields has \(table.rows.count) rows; a Bin2 stream holds at most "
                                  + "\(Bin2Stream.maximumRowsWithoutFields) in such a table (its readers refuse more); convert to json or snapshot instead")
         }
+        let start = writer.count
         writer.writeInteger(UInt8(table.schema == nil ? 0 : 1))
-        let schemaEndField = writer.count
-        writer.writeInt32(0)
+        writer.writeInt32(0) // schema end, set below (an absent schema with a zero marker keeps 0)
         if let schema = table.schema {
             try encodePropertyLists(schema.fields, propertyCount: schema.fieldPropertyCount, "schema field", into: &writer)
             try encodePropertyLists(schema.parameters, propertyCount: schema.parameterPropertyCount, "schema parameter", into: &writer)
-            writer.setInt32(try ByteWriter.int32(writer.count, "schema end position"), at: schemaEndField)
-        } else if table.schemaEndWhenAbsent == .position {
-            writer.setInt32(try ByteWriter.int32(writer.count, "schema end position"), at: schemaEndField)
+        }
+        if table.schema != nil || table.schemaEndWhenAbsent == .position {
+            writer.setInt32(try ByteWriter.int32(position + writer.count - start, "schema end position"), at: start + 1)
         }
         writer.writeInt32(try ByteWriter.int32(table.rows.count, "row count"))
         writer.writeInt32(try ByteWriter.int32(table.fields.count, "field count"))
@@ -91,10 +61,11 @@ public enum Bin2Encoder {
         }
     }
 
-    /// About the bytes `stream` takes (exact for rows, close for the rest), so that a writer can
-    /// be made that size at once: growing a buffer of a gigabyte by doubling copies it again and
-    /// again, and touches twice the memory. Memory reserved and never written costs nothing.
-    static func estimatedSize(_ stream: Bin2Stream) -> Int {
+    /// About the bytes `element` takes with its index entry (exact for rows, close for the
+    /// rest), so that a writer can be made that size at once: growing a buffer of a gigabyte by
+    /// doubling copies it again and again, and touches twice the memory. Memory reserved and
+    /// never written costs nothing.
+    static func estimatedSize(of element: Element) -> Int {
         func valueSize(_ value: Value?) -> Int {
             switch value {
             case nil: return 0
@@ -107,22 +78,19 @@ public enum Bin2Encoder {
         func listsSize(_ lists: [[SchemaProperty]]) -> Int {
             lists.reduce(8) { total, list in list.reduce(total) { $0 + 8 + $1.name.count + ($1.value?.count ?? 0) } }
         }
-        var size = 12 + 4
-        for element in stream.elements {
-            size += 16 + element.name.count
-            switch element {
-            case .table(let table):
-                size += 13 + (table.schema.map { listsSize($0.fields) + listsSize($0.parameters) } ?? 0)
-                size += table.fields.reduce(0) { $0 + 9 + $1.name.count }
-                let maskSize = (table.fields.count + 7) / 8
-                for row in table.rows { size += row.reduce(maskSize) { $0 + valueSize($1) } }
-            case .delta(let delta):
-                size += 13 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + delta.keyFields.reduce(0) { $0 + 4 + $1.count }
-                let maskSize = (delta.loggedFields.count + 7) / 8
-                for change in delta.changes {
-                    size += 16 + change.message.count + 2 * maskSize
-                    size += change.oldValues.reduce(0) { $0 + valueSize($1) } + change.newValues.reduce(0) { $0 + valueSize($1) }
-                }
+        var size = 16 + element.name.count
+        switch element {
+        case .table(let table):
+            size += 13 + (table.schema.map { listsSize($0.fields) + listsSize($0.parameters) } ?? 0)
+            size += table.fields.reduce(0) { $0 + 9 + $1.name.count }
+            let maskSize = (table.fields.count + 7) / 8
+            for row in table.rows { size += row.reduce(maskSize) { $0 + valueSize($1) } }
+        case .delta(let delta):
+            size += 13 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + delta.keyFields.reduce(0) { $0 + 4 + $1.count }
+            let maskSize = (delta.loggedFields.count + 7) / 8
+            for change in delta.changes {
+                size += 16 + change.message.count + 2 * maskSize
+                size += change.oldValues.reduce(0) { $0 + valueSize($1) } + change.newValues.reduce(0) { $0 + valueSize($1) }
             }
         }
         return size

@@ -62,17 +62,20 @@ extension Briefcase {
         }
     }
 
-    /// Where a table's elements are: a file (the briefcase itself, or its table file in a folder).
+    /// Where a table's elements are: a file (the briefcase itself, or its table file in a
+    /// folder) and the element reader of that file.
     struct Source {
-        struct Located {
-            var indexEntry: ElementIndex.Entry
-            var range: Range<Int> { indexEntry.range }
-        }
         let file: RandomAccessFile
-        let index: ElementIndex
-        var dataset: Located?
-        var delta: Located?
+        let reader: BriefcaseElements
+        /// The positions of the dataset and the delta in `reader.elements`.
+        var dataset: Int?
+        var delta: Int?
         /// Folder briefcases: the table file's name inside the folder.
         var folderFileName: String?
+
+        /// The table's elements in `reader.elements`, in their order in the file.
+        func parts(deltaFirst: Bool) -> [Int] {
+            (deltaFirst ? [delta, dataset] : [dataset, delta]).compactMap { $0 }
+        }
     }
 }

@@ -13,11 +13,10 @@ extension Briefcase {
     /// Opens a single-file briefcase, reading its header, properties and element index only.
     public static func openFile(_ path: String, codePage: CodePage? = nil) throws(BriefcaseError) -> Briefcase {
         do throws(BriefcaseError) {
-            let file = try RandomAccessFile(path: path)
-            let (header, index) = try readHeaderAndIndex(file)
-            let briefcase = Briefcase(path: path, kind: .file, properties: header.properties, codePage: codePage)
-            briefcase.headerPadding = header.headerPadding
-            briefcase.entries = entries(for: index, in: file, folderFileName: nil)
+            let (file, reader) = try openReader(path)
+            let briefcase = Briefcase(path: path, kind: .file, properties: reader.properties, codePage: codePage)
+            briefcase.headerPadding = reader.headerPadding
+            briefcase.entries = entries(for: reader, in: file, folderFileName: nil)
             return briefcase
         } catch {
             throw error.file == nil ? error.inFile(path) : error
@@ -37,9 +36,8 @@ extension Briefcase {
         for name in names.sorted() where name.lowercased().hasSuffix("." + fileExtension.lowercased()) && !name.hasPrefix(".") {
             let filePath = path + "/" + name
             do throws(BriefcaseError) {
-                let file = try RandomAccessFile(path: filePath)
-                let (_, index) = try readHeaderAndIndex(file)
-                briefcase.entries += entries(for: index, in: file, folderFileName: name)
+                let (file, reader) = try openReader(filePath)
+                briefcase.entries += entries(for: reader, in: file, folderFileName: name)
                 briefcase.tableFilesOnDisk.insert(name)
             } catch {
                 throw error.file == nil ? error.inFile(filePath) : error
@@ -67,49 +65,16 @@ extension Briefcase {
         return briefcase
     }
 
-    /// The header and the element index, read in pieces (the rows are not read).
-    static func readHeaderAndIndex(_ file: RandomAccessFile) throws(BriefcaseError) -> (BriefcaseFileCodec.Header, ElementIndex) {
-        var prefix: [UInt8] = []
-        let header = try readHeader(file, prefix: &prefix)
-        return (header, try readIndex(file, streamStart: header.dataOffset, prefix: prefix))
+    /// The element reader of the single file at `path` (header, properties, index), and the file.
+    static func openReader(_ path: String) throws(BriefcaseError) -> (RandomAccessFile, BriefcaseElements) {
+        let file = try RandomAccessFile(path: path)
+        return (file, try BriefcaseElements(.file(file), as: .dabriefcase))
     }
 
-    /// The `DABRC600` header and properties: 64 KiB first, more when the properties need it.
-    static func readHeader(_ file: RandomAccessFile) throws(BriefcaseError) -> BriefcaseFileCodec.Header {
-        var prefix: [UInt8] = []
-        return try readHeader(file, prefix: &prefix)
-    }
-
-    private static func readHeader(_ file: RandomAccessFile, prefix: inout [UInt8]) throws(BriefcaseError) -> BriefcaseFileCodec.Header {
-        prefix = try file.read(0 ..< min(file.size, 1 << 16))
-        while true {
-            do throws(BriefcaseError) {
-                return try BriefcaseFileCodec.readHeader(prefix, fileSize: file.size)
-            } catch {
-                // A property block larger than what was read: read more.
-                guard error.kind == .truncated, prefix.count < file.size else { throw error }
-                prefix = try file.read(0 ..< min(file.size, prefix.count * 4))
-            }
-        }
-    }
-
-    /// The element index of the Bin2 stream at `streamStart`, read by offset (what follows the
-    /// index is not read). `prefix` holds the file's first bytes when already read.
-    static func readIndex(_ file: RandomAccessFile, streamStart: Int, prefix: [UInt8]) throws(BriefcaseError) -> ElementIndex {
-        let headerReader = streamStart + 12 <= prefix.count
-            ? ByteReader(bytes: prefix, readerIndex: streamStart)
-            : try file.reader(streamStart ..< streamStart + 12)
-        return try ElementIndex.read(header: headerReader, end: file.size) { range throws(BriefcaseError) in
-            try file.reader(range)
-        }
-    }
-
-    static func entries(for index: ElementIndex, in file: RandomAccessFile, folderFileName: String?) -> [Entry] {
-        Entry.group(index.entries, kind: \.kind, name: \.name).map { group in
-            let source = Source(file: file, index: index,
-                                dataset: group.dataset.map { Source.Located(indexEntry: $0) },
-                                delta: group.delta.map { Source.Located(indexEntry: $0) },
-                                folderFileName: folderFileName)
+    /// The file's tables: its elements grouped by name (a dataset and its delta).
+    static func entries(for reader: BriefcaseElements, in file: RandomAccessFile, folderFileName: String?) -> [Entry] {
+        Entry.group(Array(reader.elements.indices), kind: { reader.elements[$0].kind }, name: { reader.elements[$0].name }).map { group in
+            let source = Source(file: file, reader: reader, dataset: group.dataset, delta: group.delta, folderFileName: folderFileName)
             return Entry(name: group.name, loaded: nil, source: source, deltaFirst: group.deltaFirst)
         }
     }
@@ -154,45 +119,18 @@ extension Briefcase {
             }
             guard let source = entry.source else { continue }
             var summary = TableSummary(name: entry.name, dataset: nil, rowCount: 0, delta: nil, changeCount: 0)
-            if let located = source.dataset {
-                let head = try readHead(located, source) { decoder, reader throws(BriefcaseError) in
-                    try decoder.decodeTableHead(&reader, name: located.indexEntry.name, positionBase: source.index.positionBase,
-                                               elementEnd: located.range.upperBound)
-                }
+            if let dataset = source.dataset {
+                let head = try source.reader.summary(dataset)
                 summary.dataset = head.table
                 summary.rowCount = head.rowCount
             }
-            if let located = source.delta {
-                let head = try readHead(located, source) { decoder, reader throws(BriefcaseError) in
-                    try decoder.decodeDeltaHead(&reader, name: located.indexEntry.name, elementEnd: located.range.upperBound)
-                }
+            if let delta = source.delta {
+                let head = try source.reader.summary(delta)
                 summary.delta = head.delta
                 summary.changeCount = head.changeCount
             }
             summaries.append(summary)
         }
         return summaries
-    }
-
-    /// Decodes the start of an element from as few bytes as possible: 64 KiB first, more if the
-    /// head (or a count check against the bytes read) needs it.
-    private func readHead<T>(_ located: Source.Located, _ source: Source,
-                             _ decode: (inout Bin2Decoder, inout ByteReader) throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
-        let range = located.range
-        var length = min(range.count, 1 << 16)
-        while true {
-            let bytes = try source.file.read(range.lowerBound ..< range.lowerBound + length)
-            var decoder = Bin2Decoder(bytes: bytes, base: range.lowerBound)
-            var reader = ByteReader(bytes: bytes, base: range.lowerBound)
-            do throws(BriefcaseError) {
-                return try decode(&decoder, &reader)
-            } catch {
-                guard length < range.count else {
-                    // Not `codePage`: detecting it reads heads, which is what failed.
-                    throw error.inElement(String(decoding: located.indexEntry.name.bytes, as: UTF8.self)).inFile(source.file.path)
-                }
-                length = min(range.count, length * 4)
-            }
-        }
     }
 }

@@ -26,84 +26,39 @@ extension Briefcase {
     }
 
     private func writeFile() throws(BriefcaseError) {
-        var writer = ByteWriter()
-        writer.writeBytes(Array(BriefcaseFileCodec.signature.utf8))
-        writer.writeInt32(0)
-        writer.writeInt32(try ByteWriter.int32(properties.count, "property count"))
-        for property in properties {
-            try writer.writeLengthPrefixed(property.name)
-            try writer.writeLengthPrefixed(property.value)
+        try BriefcaseStreamWriter.writeFile(path, properties: properties, headerPadding: headerPadding) { writer throws(BriefcaseError) in
+            try writeTables(entries, into: &writer)
         }
-        writer.writeBytes(headerPadding.bytes)
-        writer.setInt32(try ByteWriter.int32(writer.count, "data offset"), at: 8)
-        let placed = try writeStream(entries, into: &writer)
-        try FileIO.writeAtomically(writer.bytes, to: path)
-        try repoint(entries, placed: placed, fileName: nil, filePath: path)
+        try repoint(entries, fileName: nil, filePath: path)
     }
 
     private func writeFolder() throws(BriefcaseError) {
-        let plist = try Self.propertiesPlist(properties, codePage: codePage) // refused before any table is written
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw BriefcaseError(.io, "cannot create the folder", file: path)
-        }
-        let fileNames = TableFileName.fileNames(for: entries.map { codePage.decodeForDisplay($0.name) })
+        let plist = try FolderWriter.propertiesPlist(properties, codePage: codePage) // refused before any table is written
+        let folder = try FolderWriter(path: path, tableNames: entries.map { codePage.decodeForDisplay($0.name) })
         // How many tables each source file holds: a file is only left as it is when it holds
         // exactly the one table that keeps its name.
         var tablesPerFile: [ObjectIdentifier: Int] = [:]
         for entry in entries { if let file = entry.source?.file { tablesPerFile[ObjectIdentifier(file), default: 0] += 1 } }
-        for (entry, fileName) in zip(entries, fileNames) {
-            let filePath = path + "/" + fileName
-            if entry.loaded == nil, let source = entry.source, source.folderFileName == fileName, source.file.path == filePath,
+        for (i, entry) in entries.enumerated() {
+            let fileName = folder.fileNames[i]
+            if entry.loaded == nil, let source = entry.source, source.folderFileName == fileName, source.file.path == folder.filePath(i),
                tableFilesOnDisk.contains(fileName), tablesPerFile[ObjectIdentifier(source.file)] == 1 {
                 continue // unchanged, already in place
             }
-            var writer = ByteWriter()
-            writer.writeBytes(Array(BriefcaseFileCodec.signature.utf8))
-            writer.writeInt32(16)
-            writer.writeInt32(0)
-            let placed = try writeStream([entry], into: &writer)
-            try FileIO.writeAtomically(writer.bytes, to: filePath)
-            try repoint([entry], placed: placed, fileName: fileName, filePath: filePath)
+            try folder.writeTable(i) { writer throws(BriefcaseError) in try writeTables([entry], into: &writer) }
+            try repoint([entry], fileName: fileName, filePath: folder.filePath(i))
         }
         // A file of a removed table goes, unless it *is* a file just written: on a case-insensitive
         // file system `orders.daBriefcase` and `Orders.daBriefcase` are one file.
-        let written = Set(fileNames)
+        let written = Set(folder.fileNames)
         for stale in tableFilesOnDisk where !written.contains(stale) {
             let stalePath = path + "/" + stale
-            if let twin = fileNames.first(where: { $0.lowercased() == stale.lowercased() }),
+            if let twin = folder.fileNames.first(where: { $0.lowercased() == stale.lowercased() }),
                Self.sameFile(stalePath, path + "/" + twin) { continue }
             guard unlink(stalePath) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
         }
-        tableFilesOnDisk = Set(fileNames)
-        try FileIO.writeAtomically(plist, to: path + "/" + Self.propertiesFileName)
-    }
-
-    /// The `Properties.plist` of a folder briefcase. A property name that is not text in the
-    /// code page (a `<key>` is text; its bytes would come back as other bytes), or holds a
-    /// character XML cannot carry (a control character but tab, LF and CR: no reader could read
-    /// the file back), is refused (Spec/folder-briefcase.md §4).
-    static func propertiesPlist(_ properties: [BriefcaseProperty], codePage: CodePage) throws(BriefcaseError) -> [UInt8] {
-        var plist: [(key: String, value: PropertiesPlist.Value)] = []
-        for property in properties {
-            // Values that are not reversible text, or hold characters XML cannot carry, travel as <data>.
-            guard let key = codePage.decodeReversibly(property.name) else {
-                throw BriefcaseError(.invalidModel, "property name \(codePage.decodeForDisplay(property.name).debugDescription) "
-                                     + "(bytes \(property.name.bytes.map { String(format: "%02X", $0) }.joined(separator: " "))) is not text in \(codePage.name): "
-                                     + "Properties.plist keys are text, so it cannot be stored as given (convert to dabriefcase or json instead)")
-            }
-            if let bad = key.unicodeScalars.first(where: { !PropertiesPlist.isXMLText(String($0)) }) {
-                throw BriefcaseError(.invalidModel, "property name \(key.debugDescription) holds U+\(String(format: "%04X", bad.value)), "
-                                     + "which XML cannot carry: Properties.plist cannot store it (convert to dabriefcase or json instead)")
-            }
-            if let text = codePage.decodeReversibly(property.value), PropertiesPlist.isXMLText(text) {
-                plist.append((key, .string(text)))
-            } else {
-                plist.append((key, .data(property.value.array)))
-            }
-        }
-        return PropertiesPlist.encode(plist)
+        tableFilesOnDisk = written
+        try folder.writeProperties(plist)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -112,84 +67,48 @@ extension Briefcase {
         return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
-    /// Where an entry's elements landed in a written stream.
-    struct Placed {
-        var dataset: ElementIndex.Entry?
-        var delta: ElementIndex.Entry?
+    /// The kinds of `entry`'s elements, in the order they are written.
+    private func kinds(of entry: Entry) -> [ElementKind] {
+        let order: [ElementKind] = entry.deltaFirst ? [.delta, .table] : [.table, .delta]
+        if let table = entry.loaded { return order.filter { $0 == .table ? table.dataset != nil : table.delta != nil } }
+        return order.filter { $0 == .table ? entry.source?.dataset != nil : entry.source?.delta != nil }
     }
 
-    /// Appends a Bin2 stream of `entries` (each table's delta and dataset in their order; loaded
-    /// tables encoded, others copied raw) and returns where each element went.
-    private func writeStream(_ entries: [Entry], into writer: inout ByteWriter) throws(BriefcaseError) -> [Placed] {
-        let start = writer.count
-        writer.writeBytes(Array(ElementIndex.signature.utf8))
-        writer.writeInt32(0)
-        var index: [(kind: ElementKind, name: ByteString, position: Int)] = []
-        var placed: [Placed] = []
+    /// Writes the elements of `entries`: loaded tables encoded, the others copied as their raw
+    /// bytes (positions rebased by the writer), without decoding.
+    private func writeTables(_ entries: [Entry], into writer: inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) {
         for entry in entries {
-            var where_ = Placed()
-            for kind in entry.deltaFirst ? [ElementKind.delta, .table] : [.table, .delta] {
-                let position = writer.count
-                let name: ByteString
+            for kind in kinds(of: entry) {
                 if let table = entry.loaded {
-                    switch kind {
-                    case .table:
-                        guard let dataset = table.dataset else { continue }
-                        name = dataset.name
-                        try wrap(dataset.name) { () throws(BriefcaseError) in try Bin2Encoder.encodeTable(dataset, into: &writer) }
-                    case .delta:
-                        guard let delta = table.delta else { continue }
-                        name = delta.name
-                        try wrap(delta.name) { () throws(BriefcaseError) in try Bin2Encoder.encodeDelta(delta, into: &writer) }
+                    let element: Element = kind == .table ? .table(table.dataset!) : .delta(table.delta!)
+                    do throws(BriefcaseError) {
+                        try writer.write(element)
+                    } catch {
+                        // Named as the briefcase's code page shows it (the writer reads names as UTF-8).
+                        var named = error
+                        if error.kind != .io { named.element = codePage.decodeForDisplay(element.name) }
+                        throw named
                     }
-                } else {
-                    guard let source = entry.source, let located = kind == .table ? source.dataset : source.delta else { continue }
-                    name = located.indexEntry.name
-                    var raw = try source.file.read(located.range)
-                    if kind == .table { try rebaseSchemaEnd(&raw, from: located.range.lowerBound, base: source.index.positionBase, to: position) }
-                    writer.writeBytes(raw)
+                } else if let source = entry.source {
+                    let stored = source.reader.elements[kind == .table ? source.dataset! : source.delta!]
+                    try writer.write(raw: try stored.rawBytes(), of: stored)
                 }
-                index.append((kind, name, position))
-                let entryRecord = ElementIndex.Entry(kind: kind, name: name, range: position ..< writer.count, entryOffset: 0)
-                if kind == .table { where_.dataset = entryRecord } else { where_.delta = entryRecord }
             }
-            placed.append(where_)
         }
-        writer.setInt32(try ByteWriter.int32(writer.count, "index position"), at: start + 8)
-        writer.writeInt32(try ByteWriter.int32(index.count, "element count"))
-        for item in index {
-            writer.writeInt32(item.kind.rawValue)
-            try writer.writeLengthPrefixed(item.name)
-            writer.writeInt32(try ByteWriter.int32(item.position, "element position"))
-        }
-        return placed
     }
 
-    private func wrap(_ name: ByteString, _ body: () throws(BriefcaseError) -> Void) throws(BriefcaseError) {
-        do throws(BriefcaseError) { try body() } catch { throw error.inElement(codePage.decodeForDisplay(name)) }
-    }
-
-    /// A dataset body holds one position: its schema end (byte 1…4). Moving the body moves it.
-    private func rebaseSchemaEnd(_ body: inout [UInt8], from oldStart: Int, base: Int, to newStart: Int) throws(BriefcaseError) {
-        guard body.count >= 5 else { return }
-        let reader = ByteReader(bytes: body)
-        let stored = Int(reader.getInteger(at: 1, as: Int32.self)!)
-        guard body[0] != 0 || stored != 0 else { return } // no schema, schema end 0: stays 0
-        let moved = base + stored - oldStart + newStart
-        var patch = ByteWriter()
-        patch.writeInt32(try ByteWriter.int32(moved, "schema end position"))
-        body.replaceSubrange(1..<5, with: patch.bytes)
-    }
-
-    /// After a write, entries point at the new file so unloaded tables are read from there.
-    private func repoint(_ entries: [Entry], placed: [Placed], fileName: String?, filePath: String) throws(BriefcaseError) {
-        let file = try RandomAccessFile(path: filePath)
-        let (_, index) = try Self.readHeaderAndIndex(file)
-        for (entry, where_) in zip(entries, placed) {
-            entry.source = Source(file: file, index: index,
-                                  dataset: where_.dataset.flatMap { placed in index.entries.first { $0.range.lowerBound == placed.range.lowerBound } }.map { Source.Located(indexEntry: $0) },
-                                  delta: where_.delta.flatMap { placed in index.entries.first { $0.range.lowerBound == placed.range.lowerBound } }.map { Source.Located(indexEntry: $0) },
-                                  folderFileName: fileName)
+    /// After a write, entries point at the new file (its elements in the order written), so
+    /// unloaded tables are read from there.
+    private func repoint(_ entries: [Entry], fileName: String?, filePath: String) throws(BriefcaseError) {
+        let (file, reader) = try Self.openReader(filePath)
+        var next = 0
+        for entry in entries {
+            var source = Source(file: file, reader: reader, folderFileName: fileName)
+            for kind in kinds(of: entry) {
+                if kind == .table { source.dataset = next } else { source.delta = next }
+                next += 1
+            }
+            entry.source = source
         }
     }
 }

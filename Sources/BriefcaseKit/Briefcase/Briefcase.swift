@@ -142,13 +142,7 @@ public final class Briefcase {
     /// Every table decoded, as the model of one single-file briefcase (elements in file order).
     public func document() throws(BriefcaseError) -> BriefcaseDocument {
         var stream = Bin2Stream()
-        for entry in entries {
-            let table = try load(entry)
-            let parts: [Element?] = entry.deltaFirst
-                ? [table.delta.map(Element.delta), table.dataset.map(Element.table)]
-                : [table.dataset.map(Element.table), table.delta.map(Element.delta)]
-            stream.elements += parts.compactMap { $0 }
-        }
+        for entry in entries { stream.elements += try load(entry).elements(deltaFirst: entry.deltaFirst) }
         return BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(properties: properties, stream: stream, headerPadding: headerPadding))
     }
 
@@ -184,21 +178,18 @@ public final class Briefcase {
 
     // MARK: loading
 
+    /// The table of `entry`, decoded by its file's element reader on first use (its warnings
+    /// are `validate`'s to report), then cached.
     func load(_ entry: Entry) throws(BriefcaseError) -> BriefcaseTable {
         if let loaded = entry.loaded { return loaded }
         guard let source = entry.source else { preconditionFailure("an entry without source is always loaded") }
         var dataset: Table?, delta: Delta?
-        do throws(BriefcaseError) {
-            if let element = source.dataset {
-                var decoder = Bin2Decoder(bytes: try source.file.read(element.range), base: element.range.lowerBound)
-                if case .table(let table) = try decoder.decodeElement(element.indexEntry, in: source.index) { dataset = table }
+        var warnings: [DecodingWarning] = []
+        for i in source.parts(deltaFirst: false) {
+            switch try source.reader.decode(i, warnings: &warnings, reusingMemory: false) {
+            case .table(let table): dataset = table
+            case .delta(let d): delta = d
             }
-            if let element = source.delta {
-                var decoder = Bin2Decoder(bytes: try source.file.read(element.range), base: element.range.lowerBound)
-                if case .delta(let d) = try decoder.decodeElement(element.indexEntry, in: source.index) { delta = d }
-            }
-        } catch {
-            throw error.inFile(source.file.path)
         }
         tableDecodeCount += 1
         let table = BriefcaseTable(dataset: dataset, delta: delta)

@@ -1,63 +1,55 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension BriefcaseElements {
     /// Writes the briefcase as a folder briefcase at `path` (created if needed; meant to be a new,
-    /// empty folder, such as the temporary folder of an atomic conversion), table by table: each
-    /// table's elements are decoded, encoded into its `DABRC600` file, and dropped, so memory holds
-    /// one table. The files are those `Briefcase.make(from: document…).write()` writes for the
-    /// decoded document (same grouping, file names, bytes and `Properties.plist`): decoded and
-    /// encoded again, not copied raw, so what the decoder normalises (a stale schema-end
+    /// empty folder, such as the temporary folder of an atomic conversion), table by table with
+    /// the folder writer (`FolderWriter`): each table's elements are decoded, written into its
+    /// `DABRC600` file, and dropped, so memory holds one table. Decoded and encoded again, not
+    /// copied raw as the lazy `Briefcase` does, so what the decoder normalises (a stale schema-end
     /// position) is written as a fresh write would, and damage is found.
     ///
     /// Code page, damage and `skipDamaged` as in `convert(encoding:skipDamaged:…)`; file names
     /// are given for every table of the index, damaged ones included.
     public func writeFolder(to path: String, encoding: CodePage?, skipDamaged: Bool) throws -> ElementConversionReport {
-        let groups = Briefcase.Entry.group(elements, kind: \.kind, name: \.name)
+        let groups = Briefcase.Entry.group(Array(elements.indices), kind: { elements[$0].kind }, name: { elements[$0].name })
         var order: [Int] = []
         var groupOf: [Int] = Array(repeating: 0, count: elements.count)
-        var position: [Int: Int] = [:]
-        for (i, element) in elements.enumerated() { position[element.range.lowerBound] = i }
         for (g, group) in groups.enumerated() {
-            let parts = group.deltaFirst ? [group.delta, group.dataset] : [group.dataset, group.delta]
-            for case let stored? in parts {
-                let i = position[stored.range.lowerBound]!
+            for i in (group.deltaFirst ? [group.delta, group.dataset] : [group.dataset, group.delta]).compactMap({ $0 }) {
                 order.append(i)
                 groupOf[i] = g
             }
         }
-        var fileNames: [String] = []
+        var folder: FolderWriter?
         var codePage = CodePage.utf8
         var pending: (group: Int, elements: [Element])?
         func flush() throws {
-            guard let (group, parts) = pending else { return }
+            guard let (group, parts) = pending, let folder else { return }
             pending = nil
-            let bytes: [UInt8]
             do throws(BriefcaseError) {
-                bytes = try BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: parts)))
+                try folder.writeTable(group) { writer throws(BriefcaseError) in
+                    for element in parts { try writer.write(element) }
+                }
             } catch {
-                throw error.inElement(codePage.decodeForDisplay(groups[group].name))
+                throw error.kind == .io ? error : error.inElement(codePage.decodeForDisplay(groups[group].name))
             }
-            try FileIO.writeAtomically(bytes, to: path + "/" + fileNames[group])
         }
         var report = try convert(encoding: encoding, skipDamaged: skipDamaged, order: order, start: { chosen in
             codePage = chosen
             pending = nil
-            fileNames = TableFileName.fileNames(for: groups.map { chosen.decodeForDisplay($0.name) })
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw BriefcaseError(.io, "cannot create the folder", file: path)
-            }
+            folder = try FolderWriter(path: path, tableNames: groups.map { chosen.decodeForDisplay($0.name) })
         }, consume: { i, element in
             if let current = pending, current.group != groupOf[i] { try flush() }
             if pending == nil { pending = (groupOf[i], []) }
             pending!.elements.append(element)
         }, abandon: {
             pending = nil
-            for name in fileNames { unlink(path + "/" + name) }
+            if let folder { for table in folder.fileNames.indices { unlink(folder.filePath(table)) } }
         })
         try flush()
-        try FileIO.writeAtomically(try Briefcase.propertiesPlist(properties, codePage: report.codePage), to: path + "/" + Briefcase.propertiesFileName)
+        try folder?.writeProperties(try FolderWriter.propertiesPlist(properties, codePage: report.codePage))
         report.codePage = codePage
         return report
     }

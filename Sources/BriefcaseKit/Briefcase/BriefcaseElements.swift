@@ -1,75 +1,95 @@
-/// The elements of a briefcase on disk, decoded one at a time: what converting a large briefcase
-/// element by element needs (Spec/robustness.md, "Streaming conversion"). Opening reads the
-/// header, the properties and the element index; `decode(_:)` reads one element with `pread` and
-/// decodes it, so a conversion holds the input's index plus one table, never the whole model.
+/// The element reader of binary briefcases: a `DABRC600` file or a bare Bin2 stream, on disk or
+/// in memory, decoded one element at a time (Spec/robustness.md, "Streaming conversion"). Opening
+/// reads the header, the properties and the element index; `decode(_:)` reads one element by its
+/// offset (`pread` from a file, nothing copied in memory) and decodes it, so a conversion holds the
+/// input's index plus one table, never the whole model.
 ///
-/// The order is the order of the document `BriefcaseDocument.decode` (a single file or a bare
-/// Bin2 stream: index order) or `Briefcase.document()` (a folder: table by table) would give, so
-/// writing the elements in turn gives the same output as writing that document.
+/// Every binary reader is built on this: the whole-document decoders (`BriefcaseFileCodec.decode`,
+/// `BriefcaseDocument.decode`) collect its elements (`document(warnings:)`); the lazy `Briefcase`
+/// keeps one per file and decodes a table when asked; the converters stream from it.
+///
+/// The order is the index order (a single file or a bare Bin2 stream), or, for a folder, the
+/// order of `Briefcase.document()` (table by table).
 public final class BriefcaseElements {
-    /// One element on disk.
+    /// One element in its file (or buffer).
     public struct Stored: Sendable {
         public var kind: ElementKind
         public var name: ByteString
-        let file: RandomAccessFile
+        let source: BriefcaseSource
         let indexEntry: ElementIndex.Entry
         let positionBase: Int
-        /// The file the element is in (a folder's table file, or the briefcase itself).
-        public var path: String { file.path }
+        /// The file the element is in (a folder's table file, or the briefcase itself; nil in memory).
+        public var path: String? { source.path }
         /// The element's bytes in that file.
         public var range: Range<Int> { indexEntry.range }
         /// The name as text for messages (the UTF-8 reading, as the decoder names elements).
         public var label: String { String(decoding: name.bytes, as: UTF8.self) }
+
+        /// The element's bytes, as they are (what a writer copies without decoding).
+        public func rawBytes() throws(BriefcaseError) -> [UInt8] {
+            let (bytes, base) = try source.bytes(range)
+            if base == range.lowerBound, bytes.count == range.count { return bytes } // read for this
+            return Array(bytes[range.lowerBound - base ..< range.upperBound - base])
+        }
     }
 
-    public let path: String
+    /// The file (nil when reading a buffer in memory).
+    public let path: String?
     public let container: ContainerFormat
     public let properties: [BriefcaseProperty]
     public let headerPadding: ByteString
     public let elements: [Stored]
-    /// Warnings about the container itself (bytes between properties and data), reported after
-    /// the elements' warnings as `BriefcaseFileCodec.decode` does.
-    public let containerWarnings: [DecodingWarning]
+    /// Warnings about the container itself (bytes after the index, bytes between properties and
+    /// data), reported after the elements' warnings.
+    public private(set) var containerWarnings: [DecodingWarning] = []
     /// The code page a folder's `Properties.plist` was read with (nil for single files).
-    public let folderCodePage: CodePage?
+    public private(set) var folderCodePage: CodePage?
     /// The memory of the last element read, reused for the next once that element is gone.
     private var spare: [UInt8] = []
 
-    init(path: String, container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString,
-         elements: [Stored], containerWarnings: [DecodingWarning], folderCodePage: CodePage?) {
+    init(path: String?, container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString, elements: [Stored]) {
         self.path = path
         self.container = container
         self.properties = properties
         self.headerPadding = headerPadding
         self.elements = elements
-        self.containerWarnings = containerWarnings
-        self.folderCodePage = folderCodePage
     }
 
     /// Opens a `DABRC600` file (`.dabriefcase`) or a bare Bin2 stream (`.bin2`): header,
     /// properties and index only. A broken header or index fails here, naming the file.
     public static func open(_ path: String, as container: ContainerFormat) throws(BriefcaseError) -> BriefcaseElements {
         do throws(BriefcaseError) {
-            let file = try RandomAccessFile(path: path)
-            switch container {
-            case .dabriefcase:
-                let (header, index) = try Briefcase.readHeaderAndIndex(file)
-                var warnings = index.trailingBytesWarning.map { [$0] } ?? []
-                if !header.headerPadding.isEmpty {
-                    warnings.append(DecodingWarning(message: "\(header.headerPadding.count) bytes between the properties and the data offset",
-                                                    offset: header.dataOffset - header.headerPadding.count))
-                }
-                return BriefcaseElements(path: path, container: .dabriefcase, properties: header.properties, headerPadding: header.headerPadding,
-                                         elements: stored(index, file), containerWarnings: warnings, folderCodePage: nil)
-            case .bin2:
-                let index = try Briefcase.readIndex(file, streamStart: 0, prefix: [])
-                return BriefcaseElements(path: path, container: .bin2, properties: [], headerPadding: .empty,
-                                         elements: stored(index, file), containerWarnings: index.trailingBytesWarning.map { [$0] } ?? [],
-                                         folderCodePage: nil)
-            }
+            return try BriefcaseElements(.file(try RandomAccessFile(path: path)), as: container)
         } catch {
             throw error.file == nil ? error.inFile(path) : error
         }
+    }
+
+    /// Reads the header, properties and index of a `DABRC600` file or bare Bin2 stream held in
+    /// memory; elements are decoded straight from `bytes` (their values are slices of it).
+    public convenience init(bytes: [UInt8], as container: ContainerFormat) throws(BriefcaseError) {
+        try self.init(.memory(bytes), as: container)
+    }
+
+    convenience init(_ source: BriefcaseSource, as container: ContainerFormat) throws(BriefcaseError) {
+        var properties: [BriefcaseProperty] = [], padding = ByteString.empty, streamStart = 0, prefix: [UInt8] = []
+        var warnings: [DecodingWarning] = []
+        if container == .dabriefcase {
+            let header: BriefcaseFileCodec.Header
+            (header, prefix) = try source.header()
+            (properties, padding, streamStart) = (header.properties, header.headerPadding, header.dataOffset)
+        }
+        let index = try source.index(streamStart: streamStart, prefix: prefix)
+        if let trailing = index.trailingBytesWarning { warnings.append(trailing) }
+        if !padding.isEmpty {
+            warnings.append(DecodingWarning(message: "\(padding.count) bytes between the properties and the data offset",
+                                            offset: streamStart - padding.count))
+        }
+        let elements = index.entries.map {
+            Stored(kind: $0.kind, name: $0.name, source: source, indexEntry: $0, positionBase: index.positionBase)
+        }
+        self.init(path: source.path, container: container, properties: properties, headerPadding: padding, elements: elements)
+        containerWarnings = warnings
     }
 
     /// The elements of a briefcase opened with `Briefcase.open` whose tables were not loaded, in
@@ -81,34 +101,39 @@ public final class BriefcaseElements {
             guard let source = entry.source, entry.loaded == nil else {
                 preconditionFailure("BriefcaseElements needs a freshly opened briefcase (tables not loaded)")
             }
-            let parts = entry.deltaFirst ? [source.delta, source.dataset] : [source.dataset, source.delta]
-            for case let located? in parts {
-                elements.append(Stored(kind: located.indexEntry.kind, name: located.indexEntry.name, file: source.file,
-                                       indexEntry: located.indexEntry, positionBase: source.index.positionBase))
-            }
+            elements += source.parts(deltaFirst: entry.deltaFirst).map { source.reader.elements[$0] }
         }
         self.init(path: briefcase.path, container: .dabriefcase, properties: briefcase.properties, headerPadding: briefcase.headerPadding,
-                  elements: elements, containerWarnings: [], folderCodePage: briefcase.kind == .folder ? briefcase.codePage : nil)
-    }
-
-    private static func stored(_ index: ElementIndex, _ file: RandomAccessFile) -> [Stored] {
-        index.entries.map { Stored(kind: $0.kind, name: $0.name, file: file, indexEntry: $0, positionBase: index.positionBase) }
+                  elements: elements)
+        if briefcase.kind == .folder { folderCodePage = briefcase.codePage }
     }
 
     /// Reads and decodes element `i`; its warnings are appended to `warnings`. Errors name the
-    /// file, the element and the byte offset (in that file).
-    public func decode(_ i: Int, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Element {
+    /// file, the element and the byte offset (in that file). With `reusingMemory` (what a
+    /// conversion wants: it drops each element before the next), the element is read into the
+    /// memory of the one before when nothing holds that any more.
+    public func decode(_ i: Int, warnings: inout [DecodingWarning], reusingMemory: Bool = true) throws(BriefcaseError) -> Element {
         let stored = elements[i]
         do throws(BriefcaseError) {
-            let bytes = try stored.file.read(stored.range, reusing: &spare)
-            var decoder = Bin2Decoder(bytes: bytes, base: stored.range.lowerBound)
-            let index = ElementIndex(entries: [], streamStart: 0, indexPosition: 0, positionBase: stored.positionBase)
-            let element = try decoder.decodeElement(stored.indexEntry, in: index)
+            let (bytes, base) = reusingMemory ? try stored.source.bytes(stored.range, reusing: &spare) : try stored.source.bytes(stored.range)
+            var decoder = Bin2Decoder(bytes: bytes, base: base)
+            let element = try decoder.decodeElement(stored.indexEntry, positionBase: stored.positionBase)
             warnings += decoder.warnings
             return element
         } catch {
-            throw error.file == nil ? error.inFile(stored.file.path) : error
+            guard error.file == nil, let path = stored.path else { throw error }
+            throw error.inFile(path)
         }
+    }
+
+    /// Every element decoded, in order: the whole document, with the elements' warnings and then
+    /// the container's appended to `warnings`.
+    public func document(warnings: inout [DecodingWarning]) throws(BriefcaseError) -> BriefcaseDocument {
+        var stream = Bin2Stream()
+        stream.elements.reserveCapacity(elements.count)
+        for i in elements.indices { stream.elements.append(try decode(i, warnings: &warnings, reusingMemory: false)) }
+        warnings += containerWarnings
+        return BriefcaseDocument(container: container, file: BriefcaseFile(properties: properties, stream: stream, headerPadding: headerPadding))
     }
 
     /// The head of element `i`: a table without rows, a delta without changes (what code page
@@ -118,16 +143,17 @@ public final class BriefcaseElements {
         return summary.kind == .table ? .table(summary.table!) : .delta(summary.delta!)
     }
 
-    /// What `info` shows of element `i`, from its head: reads 64 KiB first, more only when the
-    /// head needs it; rows and changes are counted, not read.
+    /// What `info` shows of element `i`, from its head: rows and changes are counted, not read.
+    /// From a file it reads 64 KiB first, more only when the head needs it.
     public func summary(_ i: Int) throws(BriefcaseError) -> ElementSummary {
         let stored = elements[i]
         let range = stored.range
-        var length = min(range.count, 1 << 16)
+        var length: Int
+        if case .memory = stored.source { length = range.count } else { length = min(range.count, 1 << 16) }
         while true {
-            let bytes = try stored.file.read(range.lowerBound ..< range.lowerBound + length)
-            var decoder = Bin2Decoder(bytes: bytes, base: range.lowerBound)
-            var reader = ByteReader(bytes: bytes, base: range.lowerBound)
+            let (bytes, base) = try stored.source.bytes(range.lowerBound ..< range.lowerBound + length)
+            var decoder = Bin2Decoder(bytes: bytes, base: base)
+            var reader = ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.lowerBound + length)
             do throws(BriefcaseError) {
                 switch stored.kind {
                 case .table:
@@ -140,9 +166,27 @@ public final class BriefcaseElements {
                                           delta: head.delta, changeCount: head.changeCount, range: range)
                 }
             } catch {
-                guard length < range.count else { throw error.inElement(stored.label).inFile(stored.file.path) }
+                guard length < range.count else {
+                    let located = error.inElement(stored.label)
+                    guard let path = stored.path else { throw located }
+                    throw located.inFile(path)
+                }
                 length = min(range.count, length * 4)
             }
         }
     }
+}
+
+/// What `info` shows of an element without decoding rows or changes.
+public struct ElementSummary: Sendable {
+    public var kind: ElementKind
+    public var name: ByteString
+    /// Tables: schema, fields (the `rows` are empty).
+    public var table: Table?
+    public var rowCount: Int
+    /// Deltas: the header (logged fields, key fields) with no changes, and the change count.
+    public var delta: Delta?
+    public var changeCount: Int
+    /// The body's byte range in the file.
+    public var range: Range<Int>
 }

@@ -22,4 +22,11 @@ public final class BriefcaseTable: @unchecked Sendable {
         guard let delta else { return (base.rows, []) }
         return base.applying(delta)
     }
+
+    /// Its elements in the order a file holds them: the delta first when `deltaFirst` (as .NET
+    /// writes them).
+    func elements(deltaFirst: Bool) -> [Element] {
+        let parts = deltaFirst ? [delta.map(Element.delta), dataset.map(Element.table)] : [dataset.map(Element.table), delta.map(Element.delta)]
+        return parts.compactMap { $0 }
+    }
 }

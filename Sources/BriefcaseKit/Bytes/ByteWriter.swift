@@ -9,7 +9,6 @@ public struct ByteWriter {
 
     public var count: Int { bytes.count }
 
-    
     public mutating func writeInteger<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
@@ -47,6 +46,19 @@ public struct ByteWriter {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }
         }
+    }
+
+    /// Replaces `replacement.count` bytes at `offset` with them; false when they do not lie
+    /// within what was written.
+    mutating func replace(at offset: Int, with replacement: UnsafeRawBufferPointer) -> Bool {
+        guard offset >= 0, offset + replacement.count <= bytes.count else { return false }
+        for i in 0..<replacement.count { bytes[offset + i] = replacement[i] }
+        return true
+    }
+
+    /// Forgets what was written after the first `count` bytes.
+    mutating func truncate(to count: Int) {
+        bytes.removeLast(bytes.count - count)
     }
 
     static func int32(_ value: Int, _ what: String) throws(BriefcaseError) -> Int32 {

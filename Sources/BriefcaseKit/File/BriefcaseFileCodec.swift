@@ -1,4 +1,6 @@
-/// Reads and writes `DABRC600` single-file briefcases:
+/// The `DABRC600` single-file briefcase: its header (read here, written by
+/// `BriefcaseStreamWriter`), and the whole-document conveniences over the element reader and the
+/// stream writer:
 ///
 /// ```
 /// 0   8  "DABRC600"
@@ -54,17 +56,9 @@ public enum BriefcaseFileCodec {
         return Header(properties: properties, headerPadding: ByteString(padding), dataOffset: dataOffsetRaw)
     }
 
-    /// Decodes a whole single-file briefcase.
+    /// Decodes a whole single-file briefcase (every element of the element reader, collected).
     public static func decode(_ bytes: [UInt8], warnings: inout [DecodingWarning]) throws(BriefcaseError) -> BriefcaseFile {
-        let header = try readHeader(bytes)
-        var decoder = Bin2Decoder(bytes: bytes)
-        let stream = try decoder.decodeStream(streamStart: header.dataOffset)
-        warnings += decoder.warnings
-        if !header.headerPadding.isEmpty {
-            warnings.append(DecodingWarning(message: "\(header.headerPadding.count) bytes between the properties and the data offset",
-                                            offset: header.dataOffset - header.headerPadding.count))
-        }
-        return BriefcaseFile(properties: header.properties, stream: stream, headerPadding: header.headerPadding)
+        try BriefcaseElements(bytes: bytes, as: .dabriefcase).document(warnings: &warnings).file
     }
 
     public static func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseFile {
@@ -72,19 +66,21 @@ public enum BriefcaseFileCodec {
         return try decode(bytes, warnings: &warnings)
     }
 
+    /// Encodes a whole single-file briefcase (the stream writer into memory).
     public static func encode(_ file: BriefcaseFile) throws(BriefcaseError) -> [UInt8] {
-        let header = file.properties.reduce(16 + file.headerPadding.count) { $0 + 8 + $1.name.count + $1.value.count }
-        var writer = ByteWriter(capacity: header + Bin2Encoder.estimatedSize(file.stream))
-        writer.writeBytes(Array(signature.utf8))
-        writer.writeInt32(0) // data offset, patched below
-        writer.writeInt32(try ByteWriter.int32(file.properties.count, "property count"))
-        for property in file.properties {
-            try writer.writeLengthPrefixed(property.name)
-            try writer.writeLengthPrefixed(property.value)
-        }
-        writer.writeBytes(file.headerPadding.bytes)
-        writer.setInt32(try ByteWriter.int32(writer.count, "data offset"), at: 8)
-        try Bin2Encoder.encode(file.stream, into: &writer)
-        return writer.bytes
+        try BriefcaseStreamWriter.bytes(of: file, as: .dabriefcase)
+    }
+}
+
+extension BriefcaseDocument {
+    /// Decodes `bytes` as `container`: every element of the element reader, collected.
+    public static func decode(_ bytes: [UInt8], as container: ContainerFormat, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> BriefcaseDocument {
+        try BriefcaseElements(bytes: bytes, as: container).document(warnings: &warnings)
+    }
+
+    /// Encodes in `container` (default: the one it came in) with the stream writer into memory.
+    /// Properties cannot travel in `.bin2`.
+    public func encode(as container: ContainerFormat? = nil) throws(BriefcaseError) -> [UInt8] {
+        try BriefcaseStreamWriter.bytes(of: file, as: container ?? self.container)
     }
 }

@@ -6,26 +6,62 @@ public protocol BriefcaseStreamOutput {
     mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError)
     /// Forgets everything written, so the writer can start over.
     mutating func reset() throws(BriefcaseError)
+    /// Appends what `encode` writes and returns how many bytes that was. By default they are
+    /// encoded into a buffer of about `capacity()` bytes, then appended; an output that keeps its
+    /// bytes in memory lets `encode` write there directly (no second copy of a large table). When
+    /// `encode` throws, nothing is appended.
+    mutating func appendEncoded(capacity: () -> Int, _ encode: (inout ByteWriter) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> Int
 }
 
-/// Bytes kept in memory: for outputs that cannot seek back (standard output, gzip).
-public struct MemoryStreamOutput: BriefcaseStreamOutput {
-    public private(set) var bytes: [UInt8] = []
+extension BriefcaseStreamOutput {
+    public mutating func appendEncoded(capacity: () -> Int, _ encode: (inout ByteWriter) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> Int {
+        var writer = ByteWriter(capacity: capacity())
+        try encode(&writer)
+        return try append(writer.bytes)
+    }
 
-    public init() {}
+    /// Appends `bytes` and returns their count.
+    mutating func append(_ bytes: [UInt8]) throws(BriefcaseError) -> Int {
+        let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
+            do throws(BriefcaseError) { try append(buffer) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        return bytes.count
+    }
+}
+
+/// Bytes kept in memory: the whole-document encoders' output, and outputs that cannot seek back
+/// (standard output, gzip).
+public struct MemoryStreamOutput: BriefcaseStreamOutput {
+    private var writer: ByteWriter
+    public var bytes: [UInt8] { writer.bytes }
+
+    /// `capacity`: the bytes to reserve at once (an estimate of the whole output).
+    public init(capacity: Int = 0) { writer = ByteWriter(capacity: capacity) }
 
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
-        self.bytes.append(contentsOf: bytes)
+        writer.writeBytes(bytes)
     }
 
     public mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
-        guard offset >= 0, offset + bytes.count <= self.bytes.count else {
+        guard writer.replace(at: offset, with: bytes) else {
             throw BriefcaseError(.invalidModel, "internal: overwrite past the end of the output")
         }
-        for i in 0..<bytes.count { self.bytes[offset + i] = bytes[i] }
     }
 
-    public mutating func reset() throws(BriefcaseError) { bytes.removeAll() }
+    public mutating func reset() throws(BriefcaseError) { writer = ByteWriter() }
+
+    public mutating func appendEncoded(capacity: () -> Int, _ encode: (inout ByteWriter) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> Int {
+        let start = writer.count
+        do throws(BriefcaseError) {
+            try encode(&writer)
+        } catch {
+            writer.truncate(to: start)
+            throw error
+        }
+        return writer.count - start
+    }
 }
 
 extension AtomicOutput: BriefcaseStreamOutput {
@@ -34,11 +70,13 @@ extension AtomicOutput: BriefcaseStreamOutput {
     }
 }
 
-/// Writes a single-file briefcase (`DABRC600`) or a bare Bin2 stream one element at a time, so
-/// that only the element being written needs to be in memory: the header and properties first,
-/// then each element as it comes, then the index; the one field that points forward (the index
-/// position after `DABIN200`) is overwritten at the end. The bytes are exactly those of
-/// `BriefcaseFileCodec.encode` / `Bin2Encoder.encode` of the same document (Spec/daBriefcase.md).
+/// The writer of binary briefcases: a single file (`DABRC600`) or a bare Bin2 stream, written one
+/// element at a time so that only the element being written needs to be in memory — the header
+/// and properties first, then each element as it comes, then the index; the one field that
+/// points forward (the index position after `DABIN200`) is overwritten at the end
+/// (Spec/daBriefcase.md). Every binary output goes through here: the whole-document encoders
+/// (`bytes(of:as:)`), the converters, and the lazy `Briefcase`, which copies tables it never
+/// loaded as their raw bytes (`write(raw:of:)`).
 public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     public private(set) var output: Output
     /// Bytes written so far: the absolute position of the next byte.
@@ -48,70 +86,90 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     private var finished = false
 
     /// Writes the header (and, for a single file, the properties and header padding).
-    /// A bare Bin2 stream cannot hold properties: refused as `BriefcaseDocument.encode` does.
+    /// A bare Bin2 stream cannot hold properties: refused.
     public init(output: Output, container: ContainerFormat, properties: [BriefcaseProperty] = [],
                 headerPadding: ByteString = .empty) throws(BriefcaseError) {
-        self.output = output
-        var writer = ByteWriter()
-        switch container {
-        case .dabriefcase:
-            writer.writeBytes(Array(BriefcaseFileCodec.signature.utf8))
-            writer.writeInt32(0) // data offset, set below: the header is all in this buffer
-            writer.writeInt32(try ByteWriter.int32(properties.count, "property count"))
-            for property in properties {
-                try writer.writeLengthPrefixed(property.name)
-                try writer.writeLengthPrefixed(property.value)
-            }
-            writer.writeBytes(headerPadding.bytes)
-            writer.setInt32(try ByteWriter.int32(writer.count, "data offset"), at: 8)
-        case .bin2:
-            guard properties.isEmpty, headerPadding.isEmpty else {
-                throw BriefcaseError(.invalidModel, "a bare Bin2 stream cannot hold the \(properties.count) briefcase properties; convert to dabriefcase, folder or json instead")
-            }
+        if container == .bin2, !properties.isEmpty || !headerPadding.isEmpty {
+            throw BriefcaseError(.invalidModel, "a bare Bin2 stream cannot hold the \(properties.count) briefcase properties; convert to dabriefcase, folder or json instead")
         }
-        streamStart = writer.count
-        writer.writeBytes(Array(ElementIndex.signature.utf8))
-        writer.writeInt32(0) // index position, overwritten by `finish()`
-        try emit(writer)
+        self.output = output
+        let headerSize = container == .bin2 ? 0 : properties.reduce(16 + headerPadding.count) { $0 + 8 + $1.name.count + $1.value.count }
+        count = try self.output.appendEncoded(capacity: { headerSize + 12 }) { writer throws(BriefcaseError) in
+            if container == .dabriefcase {
+                let start = writer.count
+                writer.writeBytes(Array(BriefcaseFileCodec.signature.utf8))
+                writer.writeInt32(0) // data offset, set below: the header is all in this buffer
+                writer.writeInt32(try ByteWriter.int32(properties.count, "property count"))
+                for property in properties {
+                    try writer.writeLengthPrefixed(property.name)
+                    try writer.writeLengthPrefixed(property.value)
+                }
+                writer.writeBytes(headerPadding.bytes)
+                writer.setInt32(try ByteWriter.int32(writer.count - start, "data offset"), at: start + 8)
+            }
+            writer.writeBytes(Array(ElementIndex.signature.utf8))
+            writer.writeInt32(0) // index position, overwritten by `finish()`
+        }
+        streamStart = count - 12
     }
 
     /// Writes one element after the previous ones.
     public mutating func write(_ element: Element) throws(BriefcaseError) {
         let position = count
-        var writer = ByteWriter(capacity: Bin2Encoder.estimatedSize(Bin2Stream(elements: [element])))
-        do throws(BriefcaseError) {
-            switch element {
-            case .table(let table):
-                try Bin2Encoder.encodeTable(table, into: &writer)
-                // The encoder wrote the schema-end position relative to this buffer; the file
-                // needs it absolute (an absent schema with a zero marker stays 0).
-                if table.schema != nil || table.schemaEndWhenAbsent == .position {
-                    let relative = writer.bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 1, as: Int32.self).littleEndian) }
-                    writer.setInt32(try ByteWriter.int32(position + relative, "schema end position"), at: 1)
+        try append(element.kind, element.name) { output throws(BriefcaseError) in
+            try output.appendEncoded(capacity: { Bin2Encoder.estimatedSize(of: element) }) { writer throws(BriefcaseError) in
+                switch element {
+                case .table(let table): try Bin2Encoder.encodeTable(table, into: &writer, at: position)
+                case .delta(let delta): try Bin2Encoder.encodeDelta(delta, into: &writer)
                 }
-            case .delta(let delta):
-                try Bin2Encoder.encodeDelta(delta, into: &writer)
             }
-            _ = try ByteWriter.int32(position, "element position")
-        } catch {
-            throw error.inElement(String(decoding: element.name.bytes, as: UTF8.self))
         }
-        try emit(writer)
-        index.append((element.kind, element.name, position))
+    }
+
+    /// Writes an element as the bytes it has in another stream (`bytes`, read from `stored`),
+    /// without decoding it. A table's body holds one position, its schema end (bytes 1…4),
+    /// which moves with the body.
+    public mutating func write(raw bytes: consuming [UInt8], of stored: BriefcaseElements.Stored) throws(BriefcaseError) {
+        var body = bytes
+        if stored.kind == .table, body.count >= 5 {
+            let schemaEnd = Int(ByteReader(bytes: body).getInteger(at: 1, as: Int32.self)!)
+            if body[0] != 0 || schemaEnd != 0 { // (no schema and schema end 0: stays 0)
+                let moved = try ByteWriter.int32(stored.positionBase + schemaEnd - stored.range.lowerBound + count, "schema end position")
+                withUnsafeBytes(of: moved.littleEndian) { for i in 0..<4 { body[1 + i] = $0[i] } }
+            }
+        }
+        try append(stored.kind, stored.name) { output throws(BriefcaseError) in try output.append(body) }
+    }
+
+    /// Appends one element (`write` appends its bytes and returns their count) and notes it for the index.
+    private mutating func append(_ kind: ElementKind, _ name: ByteString,
+                                 _ write: (inout Output) throws(BriefcaseError) -> Int) throws(BriefcaseError) {
+        let position = count
+        do throws(BriefcaseError) {
+            _ = try ByteWriter.int32(position, "element position")
+            let written = try write(&output)
+            count += written
+        } catch {
+            // (A failing output is not the element's fault.)
+            throw error.kind == .io ? error : error.inElement(String(decoding: name.bytes, as: UTF8.self))
+        }
+        index.append((kind, name, position))
     }
 
     /// Writes the index and points the stream's header at it. Write nothing after this.
     public mutating func finish() throws(BriefcaseError) {
         guard !finished else { return }
         let indexPosition = try ByteWriter.int32(count, "index position")
-        var writer = ByteWriter()
-        writer.writeInt32(try ByteWriter.int32(index.count, "element count"))
-        for entry in index {
-            writer.writeInt32(entry.kind.rawValue)
-            try writer.writeLengthPrefixed(entry.name)
-            writer.writeInt32(Int32(entry.position)) // checked in `write`
+        let entries = index
+        let written = try output.appendEncoded(capacity: { entries.reduce(4) { $0 + 12 + $1.name.count } }) { writer throws(BriefcaseError) in
+            writer.writeInt32(try ByteWriter.int32(entries.count, "element count"))
+            for entry in entries {
+                writer.writeInt32(entry.kind.rawValue)
+                try writer.writeLengthPrefixed(entry.name)
+                writer.writeInt32(Int32(entry.position)) // checked in `append`
+            }
         }
-        try emit(writer)
+        count += written
         var field = ByteWriter()
         field.writeInt32(indexPosition)
         let at = streamStart + 8
@@ -122,13 +180,35 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
         if let failure { throw failure }
         finished = true
     }
+}
 
-    private mutating func emit(_ writer: ByteWriter) throws(BriefcaseError) {
-        let failure: BriefcaseError? = writer.bytes.withUnsafeBytes { bytes in
-            do throws(BriefcaseError) { try output.append(bytes) } catch { return error }
-            return nil
+extension BriefcaseStreamWriter where Output == MemoryStreamOutput {
+    /// The bytes of `file` as `container`: what the whole-document encoders return, written
+    /// element by element into memory reserved once for the whole output.
+    static func bytes(of file: BriefcaseFile, as container: ContainerFormat) throws(BriefcaseError) -> [UInt8] {
+        let header = file.properties.reduce(28 + file.headerPadding.count) { $0 + 8 + $1.name.count + $1.value.count }
+        let capacity = file.stream.elements.reduce(header) { $0 + Bin2Encoder.estimatedSize(of: $1) }
+        var writer = try BriefcaseStreamWriter(output: MemoryStreamOutput(capacity: capacity), container: container,
+                                               properties: file.properties, headerPadding: file.headerPadding)
+        for element in file.stream.elements { try writer.write(element) }
+        try writer.finish()
+        return writer.output.bytes
+    }
+}
+
+extension BriefcaseStreamWriter where Output == AtomicOutput {
+    /// Writes the single file at `path` (properties, then the elements `write` writes, then the
+    /// index) into a temporary file that replaces the old one only once complete and flushed.
+    static func writeFile(_ path: String, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty,
+                          _ write: (inout Self) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+        var writer = try Self(output: try AtomicOutput(path: path), container: .dabriefcase, properties: properties, headerPadding: headerPadding)
+        do throws(BriefcaseError) {
+            try write(&writer)
+            try writer.finish()
+        } catch {
+            writer.output.discard()
+            throw error
         }
-        if let failure { throw failure }
-        count += writer.count
+        try writer.output.commit()
     }
 }

@@ -185,12 +185,12 @@ struct ValidationRun {
 
     /// Decodes one `DABRC600` file or `DABIN200` stream, recording what fails on the way. Only a
     /// failing read of a file on disk throws (`.io`).
-    mutating func addFile(_ source: ValidationSource, container: ContainerFormat, file: String?) throws(BriefcaseError) {
+    mutating func addFile(_ source: BriefcaseSource, container: ContainerFormat, file: String?) throws(BriefcaseError) {
         var streamStart = 0
         if container == .dabriefcase {
             let header: BriefcaseFileCodec.Header
             do throws(BriefcaseError) {
-                header = try source.header()
+                header = try source.header().header
             } catch {
                 if error.kind == .io { throw error }
                 let check: ValidationCheck = error.offset == 8 && error.message.hasPrefix("data offset") ? .dataOffset : .header
@@ -228,7 +228,7 @@ struct ValidationRun {
             let (bytes, base) = try source.bytes(entry.range)
             var decoder = Bin2Decoder(bytes: bytes, base: base)
             do throws(BriefcaseError) {
-                let element = try decoder.decodeElement(entry, in: index)
+                let element = try decoder.decodeElement(entry, positionBase: index.positionBase)
                 located.append(Located(element: element, file: file, start: entry.range.lowerBound))
             } catch {
                 let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
@@ -250,7 +250,7 @@ struct ValidationRun {
     }
 
     /// An element that failed to decode: when its data reads through, past its end, it overlaps what the index places after it (the next element, or the index itself).
-    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, source: ValidationSource, file: String?) throws(BriefcaseError) {
+    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, source: BriefcaseSource, file: String?) throws(BriefcaseError) {
         // Read on to the end of the index at most: what follows it is not part of the briefcase.
         let (bytes, base) = try source.bytes(entry.range.lowerBound ..< index.end)
         var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: index.end)
