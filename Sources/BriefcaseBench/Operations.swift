@@ -7,7 +7,7 @@ import BriefcaseJSON
 import BriefcaseKit
 import Foundation
 
-extension FileSink: ByteSink {}
+extension FileSink: ResettableByteSink {}
 
 /// The generator and json → dabriefcase write briefcases into a plain file through the library's
 /// stream writer: appended with write(2), the index position patched with pwrite(2).
@@ -196,9 +196,9 @@ enum Measure {
             // Element by element, as `briefcase convert` does it (one table in memory at a time).
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-            let (sink, report) = try JSONDocumentEncoder<FileSink>.write(elements, encoding: nil, makeSink: { FileSink(path: path) },
-                                                                         discard: { $0.close() })
-            sink.close()
+            var encoder = JSONDocumentEncoder(sink: FileSink(path: path), codePage: .utf8)
+            let report = try elements.read(into: &encoder, encoding: nil, skipDamaged: false)
+            encoder.writer.sink.close()
             let codePage = report.codePage
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "json \(System.fileSize(path)) bytes, encoding \(codePage.name)" }
@@ -229,8 +229,7 @@ enum Measure {
             // takes for a binary input): one table in memory at a time, mapped and written as it goes.
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-            let result = try SnapshotExport.stream(elements, encoding: nil, makeSink: { () -> FileSink in FileSink(path: path) },
-                                                   discard: { (sink: inout FileSink) in sink.close() })
+            let result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil)
             result.sink.close()
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "snapshot \(System.fileSize(path)) bytes, encoding \(result.report.codePage.name), \(result.summary.limitViolations.count) datastore limits broken, \(result.summary.warnings.count) warnings" }

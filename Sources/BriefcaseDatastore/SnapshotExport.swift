@@ -30,7 +30,7 @@ public struct SnapshotExport: Sendable {
     public static let formatName = "briefcase-datastore"
     public static let formatVersion: Int64 = 1
 
-    /// The document, as `stream(_:codePage:to:)` writes it.
+    /// The document, as `stream(_:codePage:into:)` writes it.
     public let bytes: [UInt8]
     /// Its revision and counts, the warnings, and every broken size or count limit (the caller
     /// decides whether to write anyway).
@@ -38,10 +38,9 @@ public struct SnapshotExport: Sendable {
 
     /// Maps `document`, reading its 8-bit strings in `codePage`.
     public init(_ document: BriefcaseDocument, codePage: CodePage) throws(BriefcaseError) {
-        var writer = JSONWriter(sink: ArraySink())
-        summary = try Self.stream(document, codePage: codePage, to: &writer)
-        try! writer.flush()  // an ArraySink never fails
-        bytes = writer.sink.bytes
+        let (output, summary) = try Self.stream(document, codePage: codePage, into: ArraySink())
+        self.summary = summary
+        bytes = output.bytes
     }
 
     /// The document as a model (its bytes parsed).
@@ -53,23 +52,13 @@ public struct SnapshotExport: Sendable {
         }
     }
 
-    /// Maps `document` and writes its snapshot document into `writer` as it goes (the caller
-    /// flushes): its elements are given to the streamed export in the order it asks for.
-    public static func stream<S: ByteSink>(_ document: BriefcaseDocument, codePage: CodePage,
-                                           to writer: inout JSONWriter<S>) throws(BriefcaseError) -> SnapshotExportSummary
+    /// Maps `document` and writes its snapshot document into `output` as it goes (a
+    /// `SnapshotSink` fed by the document): the output, flushed, and the summary.
+    public static func stream<S: ResettableByteSink>(_ document: BriefcaseDocument, codePage: CodePage, into output: S,
+                                                     bufferSize: Int = 1 << 16) throws(BriefcaseError) -> (output: S, summary: SnapshotExportSummary)
     {
-        let elements = document.file.stream.elements
-        let heads = elements.map { element -> Element in
-            switch element {
-            case .table(var table): table.rows = []; return .table(table)
-            case .delta(var delta): delta.changes = []; return .delta(delta)
-            }
-        }
-        let stream = SnapshotExportStream(heads: heads, container: document.container, properties: document.file.properties,
-                                          headerPadding: document.file.headerPadding, codePage: codePage)
-        for position in SnapshotExportStream.order(heads: heads) {
-            try stream.consume(position, elements[position], to: &writer)
-        }
-        return try stream.finish(to: &writer)
+        var sink = SnapshotSink(output: output, bufferSize: bufferSize)
+        try document.read(into: &sink, codePage: codePage)
+        return (sink.writer.sink, sink.summary!)
     }
 }

@@ -14,22 +14,20 @@ enum SnapshotOutput {
     /// decoding warnings) as for JSON. Same bytes as `write(_ loaded:…)` of the decoded document.
     static func write(_ elements: BriefcaseElements, encoding: CodePage?, inputPath: String, to output: String,
                       ignoreLimits: Bool, progress: ProgressBar?) throws -> ElementConversionReport {
-        var result = try SnapshotExport.stream(
-            elements, encoding: encoding, canRestart: output != "-",
-            makeSink: {
-                var sink = try AtomicOutputSink(output: try AtomicOutput(path: output), gzip: GzipOutput.wanted(output))
-                sink.progress = progress
-                return sink
-            }, discard: { (sink: inout AtomicOutputSink) in sink.output.discard() })
+        var atomic = try AtomicOutput(path: output)
         do {
+            var sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
+            sink.progress = progress
+            var result = try SnapshotExport.stream(elements, into: sink, encoding: encoding, canRestart: output != "-")
+            atomic = result.sink.output
             try check(result.summary, inputPath: inputPath, output: output, ignoreLimits: ignoreLimits)
             try result.sink.finish()
-            try result.sink.output.commit()
+            try atomic.commit()
+            return result.report
         } catch {
-            result.sink.output.discard()
+            atomic.discard()
             throw error
         }
-        return result.report
     }
 
     /// Prints the mapping's warnings, and its limit violations: as warnings with
@@ -50,17 +48,14 @@ enum SnapshotOutput {
     }
 
     static func write(_ loaded: LoadedBriefcase, to output: String, ignoreLimits: Bool, progress: ProgressBar?) throws {
-        let inputPath = loaded.path
         var atomic = try AtomicOutput(path: output)
         do {
             var sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
             sink.progress = progress
-            var writer = JSONWriter(sink: sink)
-            let summary = try SnapshotExport.stream(loaded.document, codePage: loaded.codePage, to: &writer)
-            try check(summary, inputPath: inputPath, output: output, ignoreLimits: ignoreLimits)
-            try writer.flush()
-            try writer.sink.finish()
-            atomic = writer.sink.output
+            var (written, summary) = try SnapshotExport.stream(loaded.document, codePage: loaded.codePage, into: sink)
+            atomic = written.output
+            try check(summary, inputPath: loaded.path, output: output, ignoreLimits: ignoreLimits)
+            try written.finish()
             try atomic.commit()
         } catch {
             atomic.discard()

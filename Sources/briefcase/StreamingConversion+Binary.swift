@@ -58,12 +58,10 @@ enum StreamingConversion {
                 }
                 report(result!)
             default:
-                var stream = Bin2Stream()
-                let result = try elements.convert(encoding: given, skipDamaged: skipDamaged, start: { _ in stream = Bin2Stream() },
-                                                  consume: { _, element in stream.elements.append(element) }, abandon: {})
+                var collector = BriefcaseCollector()
+                let result = try elements.read(into: &collector, encoding: given, skipDamaged: skipDamaged)
                 report(result)
-                let file = BriefcaseFile(properties: elements.properties, stream: stream, headerPadding: elements.headerPadding)
-                return .loaded(LoadedBriefcase(path: input, format: format, document: BriefcaseDocument(container: elements.container, file: file),
+                return .loaded(LoadedBriefcase(path: input, format: format, document: collector.document!,
                                                codePage: result.codePage, warnings: []))
             }
         } catch let error as BriefcaseError {
@@ -105,20 +103,19 @@ enum StreamingConversion {
     /// gzip for a `.gz` name; `-` for standard output).
     static func writeJSON(_ elements: BriefcaseElements, to output: String, encoding: CodePage?, skipDamaged: Bool,
                           progress: ProgressBar?) throws -> ElementConversionReport {
-        var (sink, report) = try JSONDocumentEncoder<AtomicOutputSink>.write(
-            elements, encoding: encoding, skipDamaged: skipDamaged, canRestart: output != "-",
-            makeSink: {
-                var sink = try AtomicOutputSink(output: try AtomicOutput(path: output), gzip: GzipOutput.wanted(output))
-                sink.progress = progress
-                return sink
-            }, discard: { sink in sink.output.discard() })
+        var atomic = try AtomicOutput(path: output)
         do {
-            try sink.finish()
-            try sink.output.commit()
+            var target = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
+            target.progress = progress
+            var encoder = JSONDocumentEncoder(sink: target, codePage: .utf8)
+            let report = try elements.read(into: &encoder, encoding: encoding, skipDamaged: skipDamaged, canRestart: output != "-")
+            try encoder.writer.sink.finish()
+            atomic = encoder.writer.sink.output
+            try atomic.commit()
+            return report
         } catch {
-            sink.output.discard()
+            atomic.discard()
             throw error
         }
-        return report
     }
 }

@@ -15,10 +15,8 @@ import DatastoreKit
     /// The document of `document`, written through a 7-byte buffer (chunk boundaries fall
     /// everywhere), with each nonce (10 URL-safe base64 characters, §2.2) replaced by `…`.
     static func export(_ document: BriefcaseDocument, codePage: CodePage = .utf8) throws -> (text: String, summary: SnapshotExportSummary) {
-        var writer = JSONWriter(sink: ArraySink(), bufferSize: 7)
-        let summary = try SnapshotExport.stream(document, codePage: codePage, to: &writer)
-        try writer.flush()
-        var text = String(decoding: writer.sink.bytes, as: UTF8.self)
+        let (output, summary) = try SnapshotExport.stream(document, codePage: codePage, into: ArraySink(), bufferSize: 7)
+        var text = String(decoding: output.bytes, as: UTF8.self)
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var from = text.startIndex
         while let start = text.range(of: "\"nonce\":\"", range: from..<text.endIndex)?.upperBound {
@@ -154,10 +152,8 @@ import DatastoreKit
         let document = RandomBriefcase.make(&random)
         let codePage = seed % 5 == 4 ? CodePage(name: "gbk")! : .utf8
         let export = try SnapshotExport(document, codePage: codePage)
-        var chunked = JSONWriter(sink: ArraySink(), bufferSize: 7)
-        _ = try SnapshotExport.stream(document, codePage: codePage, to: &chunked)
-        try chunked.flush()
-        expectSameBytes(chunked.sink.bytes, export.bytes, "seed \(seed) in 7-byte chunks")
+        let (chunked, _) = try SnapshotExport.stream(document, codePage: codePage, into: ArraySink(), bufferSize: 7)
+        expectSameBytes(chunked.bytes, export.bytes, "seed \(seed) in 7-byte chunks")
         _ = try export.snapshotDocument().appliedSnapshot()
         let back = try SnapshotImport(parsing: export.bytes)
         #expect(back.restored)
@@ -170,8 +166,7 @@ import DatastoreKit
         guard let path = ProcessInfo.processInfo.environment["BRIEFCASE_STREAM_ELEMENTS"] else { return }
         let start = Date()
         let elements = try BriefcaseElements.open(path, as: .dabriefcase)
-        let result = try SnapshotExport.stream(elements, encoding: nil, makeSink: { CountingSink() },
-                                               discard: { (sink: inout CountingSink) in sink = CountingSink() })
+        let result = try SnapshotExport.stream(elements, into: CountingSink(), encoding: nil)
         print("streamed \(path): \(result.sink.count) bytes, \(result.summary.rowCount) rows in \(Date().timeIntervalSince(start)) s")
         #expect(result.sink.count > 0)
     }
@@ -181,15 +176,15 @@ import DatastoreKit
     @Test func aLargeBriefcaseFromTheEnvironmentComesBack() throws {
         guard let path = ProcessInfo.processInfo.environment["BRIEFCASE_STREAM_COMPARE"] else { return }
         let elements = try BriefcaseElements.open(path, as: .dabriefcase)
-        let result = try SnapshotExport.stream(elements, encoding: nil, makeSink: { ArraySink() },
-                                               discard: { (sink: inout ArraySink) in sink = ArraySink() })
+        let result = try SnapshotExport.stream(elements, into: ArraySink(), encoding: nil)
         let back = try SnapshotImport(parsing: result.sink.bytes)
         #expect(try back.document.encode() == FileIO.read(path))
     }
 }
 
 /// Counts what is written, and keeps nothing.
-struct CountingSink: ByteSink {
+struct CountingSink: ResettableByteSink {
     var count = 0
     mutating func write(_ bytes: UnsafeRawBufferPointer) { count += bytes.count }
+    mutating func reset() { count = 0 }
 }

@@ -24,12 +24,21 @@ import Testing
     static func streamedJSON(_ path: String, _ container: ContainerFormat, canRestart: Bool = true) throws
         -> (json: [UInt8], report: ElementConversionReport, starts: Int) {
         let elements = try BriefcaseElements.open(path, as: container)
+        var sink = StartCounting(JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8))
+        let report = try elements.read(into: &sink, encoding: nil, skipDamaged: false, canRestart: canRestart)
+        return (sink.sink.writer.sink.bytes, report, sink.starts)
+    }
+
+    /// Counts the times a sink is begun (more than once: the source started over).
+    struct StartCounting<Sink: BriefcaseSink>: BriefcaseSink {
+        var sink: Sink
         var starts = 0
-        let (sink, report) = try JSONDocumentEncoder<ArraySink>.write(elements, encoding: nil, canRestart: canRestart, makeSink: {
-            starts += 1
-            return ArraySink()
-        }, discard: { $0.bytes = [] })
-        return (sink.bytes, report, starts)
+        init(_ sink: Sink) { self.sink = sink }
+        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { starts += 1; try sink.begin(head) }
+        mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
+        mutating func finish() throws(BriefcaseError) { try sink.finish() }
+        mutating func abandon() { sink.abandon() }
+        mutating func wroteOnlyValidUTF8() -> Bool? { sink.wroteOnlyValidUTF8() }
     }
 
     static func inputs() -> [(path: String, container: ContainerFormat)] {
@@ -201,8 +210,9 @@ import Testing
             #expect(error.offset != nil)
         }
         let reopened = try BriefcaseElements.open(path, as: .dabriefcase)
-        let (sink, report) = try JSONDocumentEncoder<ArraySink>.write(reopened, encoding: nil, skipDamaged: true,
-                                                                      makeSink: { ArraySink() }, discard: { $0.bytes = [] })
+        var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+        let report = try reopened.read(into: &encoder, encoding: nil, skipDamaged: true)
+        let sink = encoder.writer.sink
         #expect(report.skipped.map(\.name) == ["Second"])
         #expect(sink.bytes != good)
         // What was written is the document of the readable tables.

@@ -304,6 +304,12 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         try? writer.reset()
     }
 
+    /// Every 8-bit string is checked as it is written as UTF-8: the answer for the code page
+    /// detection of a binary source, since the last call.
+    public mutating func wroteOnlyValidUTF8() -> Bool? {
+        !emitter.takeInvalidUTF8()
+    }
+
     /// The sink's errors (I/O) as they are, anything else as an I/O error.
     private static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
         do {

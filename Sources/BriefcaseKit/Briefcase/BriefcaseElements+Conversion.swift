@@ -23,29 +23,38 @@ public struct ElementConversionReport: Sendable {
 }
 
 extension BriefcaseElements {
-    /// Decodes the elements in turn, one in memory at a time, and hands each to `consume`;
-    /// `start` begins (or, rarely, begins again) the output with the code page to write in.
+    /// Reads the briefcase into `sink`: decodes the elements in turn, one in memory at a time,
+    /// in the order the sink asks for (`prepare(heads:)`; default: file order; an element may
+    /// come more than once, its warnings and damage reported the first time), between
+    /// `begin` — with the code page to write in — and `finish`. On an error the sink is abandoned.
     ///
     /// Code page: `encoding` when given; else detected as `CodePage.detect(in:)` would over the
     /// whole (readable) briefcase, without holding it: from the heads first, each element then
-    /// checked against the choice (`StreamingCodePageDetection`). If an element contradicts it,
-    /// `abandon` drops the output so far and the conversion starts over after one pass that
-    /// detects exactly (`CodePageWitnesses`). Without `canRestart` (standard output) that pass
-    /// comes first.
+    /// checked against the choice (`StreamingCodePageDetection`; the sink's
+    /// `wroteOnlyValidUTF8()` answers for an element while UTF-8 is the choice). If an element
+    /// contradicts it, the sink is abandoned and begun again after one pass that detects exactly
+    /// (`CodePageWitnesses`). Without `canRestart` (standard output) that pass comes first.
     ///
-    /// Damage: an element whose bytes fail to decode stops the conversion with its error (file,
+    /// Damage: an element whose bytes fail to decode stops the reading with its error (file,
     /// element, offset) — or, with `skipDamaged`, is left out and listed in the report. I/O
-    /// errors always stop it. `order` (default: file order) is the order to decode them in; an
-    /// element may come more than once (its warnings and damage are reported the first time).
-    ///
-    /// `allValidUTF8`, when given, tells after each `consume` whether every 8-bit string it wrote
-    /// as UTF-8 was valid UTF-8 (a JSON writer validates each one anyway): while UTF-8 is the
-    /// choice, that answer replaces walking the element's strings a second time.
-    public func convert(encoding: CodePage?, skipDamaged: Bool, canRestart: Bool = true, order: [Int]? = nil,
-                        start: (CodePage) throws -> Void,
-                        consume: (_ index: Int, Element) throws -> Void,
-                        allValidUTF8: (() -> Bool)? = nil,
-                        abandon: () -> Void) throws -> ElementConversionReport {
+    /// errors always stop it.
+    public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
+                                          canRestart: Bool = true) throws(BriefcaseError) -> ElementConversionReport {
+        do throws(BriefcaseError) {
+            let order = sink.needsHeads
+                ? try sink.prepare(heads: elements.indices.map { (i) throws(BriefcaseError) in try head(i) })
+                : nil
+            let report = try read(into: &sink, order: order, encoding: encoding, skipDamaged: skipDamaged, canRestart: canRestart)
+            try sink.finish()
+            return report
+        } catch {
+            sink.abandon()
+            throw error
+        }
+    }
+
+    private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, encoding: CodePage?, skipDamaged: Bool,
+                                           canRestart: Bool) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
         var decoded = Set<Int>()  // in this pass
         func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport) throws(BriefcaseError) -> Element? {
@@ -61,29 +70,30 @@ extension BriefcaseElements {
                 return nil
             }
         }
-        /// One pass writing every element; false when an element contradicts `check`.
-        func pass(_ codePage: CodePage, check: StreamingCodePageDetection?) throws -> Bool {
-            decoded = []
+        /// One pass handing every element to the sink; false (the sink abandoned) when an
+        /// element contradicts `check`.
+        func pass(_ codePage: CodePage, check: StreamingCodePageDetection?) throws(BriefcaseError) -> Bool {
             report.warnings = []
             report.skipped = []
-            try start(codePage)
-            do {
-                for i in order ?? Array(elements.indices) {
-                    guard let element = try decodeOrSkip(i, &report) else { continue }
-                    if let check {
-                        if check.holdsWhileValidUTF8, let allValidUTF8 {
-                            _ = allValidUTF8() // what came before this element was checked already
-                            try consume(i, element)
-                            guard allValidUTF8() else { abandon(); return false }
+            decoded = []
+            try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
+            for i in order ?? Array(elements.indices) {
+                guard let element = try decodeOrSkip(i, &report) else { continue }
+                if let check {
+                    if check.holdsWhileValidUTF8 {
+                        _ = sink.wroteOnlyValidUTF8() // what came before this element was checked already
+                        try sink.element(element, at: i)
+                        if let valid = sink.wroteOnlyValidUTF8() {
+                            guard valid else { sink.abandon(); return false }
                             continue
                         }
-                        guard check.holds(for: element) else { abandon(); return false }
+                    } else {
+                        try sink.element(element, at: i)
                     }
-                    try consume(i, element)
+                    guard check.holds(for: element) else { sink.abandon(); return false }
+                } else {
+                    try sink.element(element, at: i)
                 }
-            } catch {
-                abandon()
-                throw error
             }
             report.warnings += containerWarnings
             return true
@@ -116,7 +126,7 @@ extension BriefcaseElements {
                     report.detection = check.detection
                     return report
                 }
-                abandon()
+                sink.abandon()
             }
         }
         // The exact pass: every readable element once, keeping heads and witnesses only.

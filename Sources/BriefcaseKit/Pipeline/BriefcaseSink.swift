@@ -29,6 +29,33 @@ public protocol BriefcaseSink {
     mutating func element(_ element: Element) throws(BriefcaseError)
     mutating func finish() throws(BriefcaseError)
     mutating func abandon()
+
+    /// The element at stream position `position`, from a source that knows positions (what a
+    /// sink that ordered the elements in `prepare(heads:)` goes by). Default: `element(_:)`.
+    mutating func element(_ element: Element, at position: Int) throws(BriefcaseError)
+
+    /// Whether the sink needs every element's head before the first `begin` (`prepare(heads:)`):
+    /// a sink that lays the output out from the names and columns (a snapshot's ids, a folder's
+    /// file names). Default: false. A source that cannot give heads first (a JSON document read
+    /// as it arrives) reads the briefcase whole first.
+    var needsHeads: Bool { get }
+
+    /// Every element's head (a table without rows, a delta without changes), before the first
+    /// `begin`; returns the stream positions in the order the sink wants the elements (a position
+    /// may come more than once), or nil for stream order. Default: nil.
+    mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]?
+
+    /// After an element: whether every 8-bit string it wrote as UTF-8 was valid UTF-8 (a JSON
+    /// writer checks each one anyway), which spares a source that detects the code page a second
+    /// walk over the element; nil when the sink does not look. Default: nil.
+    mutating func wroteOnlyValidUTF8() -> Bool?
+}
+
+extension BriefcaseSink {
+    public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try self.element(element) }
+    public var needsHeads: Bool { false }
+    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { nil }
+    public mutating func wroteOnlyValidUTF8() -> Bool? { nil }
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
@@ -83,6 +110,10 @@ public struct CodePageOverride<Sink: BriefcaseSink>: BriefcaseSink {
     }
 
     public mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
+    public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try sink.element(element, at: position) }
     public mutating func finish() throws(BriefcaseError) { try sink.finish() }
     public mutating func abandon() { sink.abandon() }
+    public var needsHeads: Bool { sink.needsHeads }
+    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try sink.prepare(heads: heads) }
+    public mutating func wroteOnlyValidUTF8() -> Bool? { sink.wroteOnlyValidUTF8() }
 }

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder briefcase as a sink (Spec/folder-briefcase.md): one `DABRC600` file per table —
+/// its dataset and its delta together — written with `FolderWriter` into `path` (meant to be a
+/// new, empty folder, such as the temporary folder of an atomic conversion), then
+/// `Properties.plist`. It asks for each table's elements together (`prepare(heads:)`), so
+/// memory holds one table; file names are given for every table of the heads, damaged ones
+/// (left out by the source) included. `abandon` removes the files written.
+public struct FolderSink: BriefcaseSink {
+    public let path: String
+    private var groups: [(name: ByteString, dataset: Int?, delta: Int?, deltaFirst: Bool)] = []
+    private var groupOf: [Int] = []
+    private var folder: FolderWriter?
+    private var head: BriefcaseHead?
+    private var pending: (group: Int, elements: [Element])?
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public var needsHeads: Bool { true }
+
+    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? {
+        groups = Briefcase.Entry.group(Array(heads.indices), kind: { heads[$0].kind }, name: { heads[$0].name })
+        groupOf = Array(repeating: 0, count: heads.count)
+        var order: [Int] = []
+        for (g, group) in groups.enumerated() {
+            for i in (group.deltaFirst ? [group.delta, group.dataset] : [group.dataset, group.delta]).compactMap({ $0 }) {
+                order.append(i)
+                groupOf[i] = g
+            }
+        }
+        return order
+    }
+
+    public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        self.head = head
+        pending = nil
+        folder = try FolderWriter(path: path, tableNames: groups.map { head.codePage.decodeForDisplay($0.name) })
+    }
+
+    public mutating func element(_ element: Element) throws(BriefcaseError) {
+        throw BriefcaseError(.invalidModel, "internal: a folder is written from a source that gives positions")
+    }
+
+    public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
+        if let current = pending, current.group != groupOf[position] { try flush() }
+        if pending == nil { pending = (groupOf[position], []) }
+        pending!.elements.append(element)
+    }
+
+    public mutating func finish() throws(BriefcaseError) {
+        try flush()
+        guard let folder, let head else { throw BriefcaseError(.invalidModel, "internal: a folder finished before it began") }
+        try folder.writeProperties(try FolderWriter.propertiesPlist(head.properties, codePage: head.codePage))
+    }
+
+    public mutating func abandon() {
+        pending = nil
+        if let folder { for table in folder.fileNames.indices { unlink(folder.filePath(table)) } }
+        folder = nil
+    }
+
+    /// Writes the table whose elements were gathered.
+    private mutating func flush() throws(BriefcaseError) {
+        guard let (group, parts) = pending, let folder, let head else { return }
+        pending = nil
+        do throws(BriefcaseError) {
+            try folder.writeTable(group) { writer throws(BriefcaseError) in
+                for element in parts { try writer.write(element) }
+            }
+        } catch {
+            throw error.kind == .io ? error : error.inElement(head.codePage.decodeForDisplay(groups[group].name))
+        }
+    }
+}
