@@ -228,10 +228,17 @@ extension JSONValue {
 }
 
 extension JSONWriter where Sink: ResettableByteSink {
-    /// Forgets everything written, buffered or in the sink, and any error of the sink.
+    /// Forgets everything written, buffered or in the sink, and any error of the sink. A sink
+    /// that cannot forget (standard output) keeps its error: what is written after is dropped,
+    /// and `flush()` throws it.
     public mutating func reset() throws {
         buffer.removeAll(keepingCapacity: true)
         sinkError = nil
-        try sink.reset()
+        do {
+            try sink.reset()
+        } catch {
+            sinkError = error
+            throw error
+        }
     }
 }

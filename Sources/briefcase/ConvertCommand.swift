@@ -78,50 +78,8 @@ struct ConvertCommand: ParsableCommand {
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
         defer { progress?.finish() }
-        if inputFormat == .json, [.dabriefcase, .bin2, .json].contains(outputFormat) {
-            // Element by element, without the whole document in memory (StreamingConversion+JSON.swift).
-            return try StreamingConversion.convertJSON(input: input, output: output, format: outputFormat,
-                                                       encoding: encodingOption.codePage, progress: progress)
-        }
-        // Binary inputs on disk stream to json, folder and snapshot, element by element (and --skip-damaged).
-        let loaded: LoadedBriefcase
-        switch try StreamingConversion.convert(input: input, format: inputFormat, output: output, outputFormat: outputFormat,
-                                               encoding: encodingOption.codePage, skipDamaged: skipDamaged, ignoreLimits: ignoreLimits,
-                                               progress: progress) {
-        case .done: return
-        case .loaded(let readable): loaded = readable
-        case .notStreamed:
-            loaded = try InputLoader.load(input, format: inputFormat, encoding: encodingOption.codePage,
-                                          announceEncoding: [.json, .folder, .snapshot].contains(outputFormat)) // where text is written
-        }
-        for warning in loaded.warnings { Console.warning("\(input): \(warning)") }
-        do {
-            switch outputFormat {
-            case .dabriefcase, .bin2:
-                let bytes = try loaded.document.encode(as: outputFormat.container)
-                try GzipOutput.writeAtomically(bytes, to: output) // compressed for a .gz name
-            case .json:
-                var atomic = try AtomicOutput(path: output)
-                do {
-                    var sink = try AtomicOutputSink(output: atomic, gzip: GzipOutput.wanted(output))
-                    sink.progress = progress
-                    var encoder = JSONDocumentEncoder(sink: sink, codePage: loaded.codePage)
-                    try encoder.encode(loaded.document)
-                    try encoder.writer.sink.finish()
-                    atomic = encoder.writer.sink.output
-                    try atomic.commit()
-                } catch {
-                    atomic.discard()
-                    throw error
-                }
-            case .folder:
-                guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
-                try FolderOutput.write(loaded.document, to: output, codePage: loaded.codePage)
-            case .snapshot:
-                try SnapshotOutput.write(loaded, to: output, ignoreLimits: ignoreLimits, progress: progress)
-            }
-        } catch let error as BriefcaseError {
-            throw error.file == nil ? error.inFile(output) : error
-        }
+        try Conversion(input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat,
+                       encoding: encodingOption.codePage, skipDamaged: skipDamaged, ignoreLimits: ignoreLimits,
+                       progress: progress).run()
     }
 }

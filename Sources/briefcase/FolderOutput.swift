@@ -4,33 +4,28 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a folder briefcase as a whole: into a temporary folder next to the destination, which
-/// then takes the destination's place (`FolderReplacement`), so a failed conversion leaves
-/// nothing behind and the destination always holds the old briefcase or the new one.
+/// A folder output is written into a temporary folder next to the destination, which then takes
+/// the destination's place (`FolderReplacement`), so a failed conversion leaves nothing behind and
+/// the destination always holds the old briefcase or the new one.
 enum FolderOutput {
-    static func write(_ document: BriefcaseDocument, to path: String, codePage: CodePage) throws {
-        try write(to: path) { temporary in
-            try Briefcase.make(from: document, at: temporary, kind: .folder, codePage: codePage).write()
+    /// A temporary folder next to `path`, registered for removal if the process is interrupted.
+    static func temporary(for path: String) -> (path: String, registration: Int) {
+        let temporary = FolderReplacement.sibling(of: trimmingSlashes(path), tag: "tmp")
+        return (temporary, TemporaryPaths.register(temporary))
+    }
+
+    /// Moves the finished folder `temporary` into `path`'s place.
+    static func replace(_ path: String, with temporary: String, registration: Int) throws(BriefcaseError) {
+        try TemporaryPaths.withLock { () throws(BriefcaseError) in
+            try FolderReplacement.replace(trimmingSlashes(path), with: temporary)
+            TemporaryPaths.unregister(registration)
         }
     }
 
-    /// Runs `build` to write the folder briefcase at a temporary path, then moves it into place.
-    static func write(to path: String, build: (_ temporary: String) throws -> Void) throws {
-        let destination = trimmingSlashes(path)
-        let temporary = FolderReplacement.sibling(of: destination, tag: "tmp")
-        let registration = TemporaryPaths.register(temporary) // removed if the process is interrupted
-        do {
-            try build(temporary)
-            try TemporaryPaths.withLock { () throws(BriefcaseError) in
-                try FolderReplacement.replace(destination, with: temporary)
-                TemporaryPaths.unregister(registration)
-            }
-        } catch {
-            FolderReplacement.removeTree(temporary)
-            TemporaryPaths.unregister(registration)
-            if let error = error as? BriefcaseError { throw error }
-            throw BriefcaseError(.io, "cannot write the folder: \(error.localizedDescription)", file: path)
-        }
+    /// Removes the temporary folder after a failure.
+    static func remove(_ temporary: String, registration: Int) {
+        FolderReplacement.removeTree(temporary)
+        TemporaryPaths.unregister(registration)
     }
 
     /// Refuses (exit 2, before anything is read) an OUTPUT whose replacement could lose a

@@ -62,7 +62,7 @@ struct AtomicOutputSink: ResettableByteSink {
         self.output = output
     }
 
-    init(output: AtomicOutput, gzip: Bool) throws {
+    init(output: AtomicOutput, gzip: Bool) throws(BriefcaseError) {
         self.output = output
         compressor = gzip ? try GzipCompressor() : nil
     }
@@ -82,7 +82,7 @@ struct AtomicOutputSink: ResettableByteSink {
     }
 
     /// Writes the end of the gzip stream (nothing without gzip).
-    mutating func finish() throws {
+    mutating func finish() throws(BriefcaseError) {
         try compressor?.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
     }
 }

@@ -12,6 +12,7 @@ public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
     }
 
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        if let resetFailure { throw resetFailure }
         writer = try BriefcaseStreamWriter(output: output, container: container ?? head.container,
                                            properties: head.properties, headerPadding: head.headerPadding)
     }
@@ -29,6 +30,9 @@ public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
     public mutating func abandon() {
         if let writer { output = writer.output }
         writer = nil
-        try? output.reset()
+        do throws(BriefcaseError) { try output.reset() } catch { resetFailure = error }
     }
+
+    /// An output that could not be emptied for a new start (it cannot begin again).
+    private var resetFailure: BriefcaseError?
 }
