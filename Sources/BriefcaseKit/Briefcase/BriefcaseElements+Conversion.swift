@@ -41,10 +41,18 @@ extension BriefcaseElements {
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
-            let order = sink.needsHeads
-                ? try sink.prepare(heads: elements.indices.map { (i) throws(BriefcaseError) in try head(i) })
-                : nil
-            let report = try read(into: &sink, order: order, encoding: encoding, skipDamaged: skipDamaged, canRestart: canRestart)
+            // Each head is read once, for the sink and for the code page detection.
+            let heads: [Element?] = sink.needsHeads || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
+            var order: [Int]?
+            if sink.needsHeads {
+                var complete: [Element] = []
+                for (i, read) in heads.enumerated() {
+                    if let read { complete.append(read) } else { complete.append(try head(i)) }  // (unreadable: its error)
+                }
+                order = try sink.prepare(heads: complete)
+            }
+            let report = try read(into: &sink, order: order, heads: heads, encoding: encoding, skipDamaged: skipDamaged,
+                                  canRestart: canRestart)
             try sink.finish()
             return report
         } catch {
@@ -53,8 +61,8 @@ extension BriefcaseElements {
         }
     }
 
-    private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, encoding: CodePage?, skipDamaged: Bool,
-                                           canRestart: Bool) throws(BriefcaseError) -> ElementConversionReport {
+    private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,
+                                           skipDamaged: Bool, canRestart: Bool) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
         var decoded = Set<Int>()  // in this pass
         func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport) throws(BriefcaseError) -> Element? {
@@ -108,7 +116,7 @@ extension BriefcaseElements {
             var heads: [Element] = []
             var headOf: [Int: Int] = [:]
             for i in elements.indices {
-                guard let head = try? head(i) else { continue }
+                guard let head = readHeads[i] else { continue }
                 headOf[i] = heads.count
                 heads.append(head)
             }
