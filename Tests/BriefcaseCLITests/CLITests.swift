@@ -171,7 +171,8 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.daBriefcase"])
     }
 
-    /// Every fixture that is not deliberately damaged converts to JSON and back byte for byte.
+    /// Every fixture that is not deliberately damaged converts to its expected JSON document
+    /// (`Fixtures/expected/`) and back byte for byte.
     @Test func fixturesRoundTripThroughTheCLI() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -183,6 +184,7 @@ struct CLITests {
             let json = dir.appendingPathComponent(name + ".json").path
             let back = dir.appendingPathComponent(name).path
             #expect(try Self.run(["convert", source, json]).status == 0, "\(name) → json")
+            #expect(FileManager.default.contents(atPath: json).map { [UInt8]($0) } == (try ExpectedFiles.json(of: name)), "\(name): its expected document")
             #expect(try Self.run(["convert", json, back]).status == 0, "\(name) ← json")
             #expect(FileManager.default.contents(atPath: back) == FileManager.default.contents(atPath: source), "\(name)")
         }
