@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import BriefcaseTestSupport
+import BriefcaseKit
 
 /// End-to-end: the built `briefcase` executable run as a subprocess, as CI scripts use it.
 struct CLITests {
@@ -184,7 +185,8 @@ struct CLITests {
             let json = dir.appendingPathComponent(name + ".json").path
             let back = dir.appendingPathComponent(name).path
             #expect(try Self.run(["convert", source, json]).status == 0, "\(name) → json")
-            #expect(FileManager.default.contents(atPath: json).map { [UInt8]($0) } == (try ExpectedFiles.json(of: name)), "\(name): its expected document")
+            let difference = ExpectedFiles.difference(try FileIO.read(json), try ExpectedFiles.json(of: name))
+            #expect(difference == nil, "\(name): its expected document: \(difference ?? "")")
             #expect(try Self.run(["convert", json, back]).status == 0, "\(name) ← json")
             #expect(FileManager.default.contents(atPath: back) == FileManager.default.contents(atPath: source), "\(name)")
         }
