@@ -431,21 +431,41 @@ func readme(_ fixtures: [Fixture]) -> String {
     review), one folder per fuzz target, each file described in `regressions/README.md` and run by
     `Tests/BriefcaseCLITests/RegressionInputTests.swift` and by `Scripts/fuzz.sh`.
 
-    `expected/` is not generated either: the datastore snapshot document (Spec/datastore-mapping.md) of
-    each well-formed fixture, `NAME.snapshot.json`, as `briefcase convert` writes it, which
-    `Tests/BriefcaseDatastoreTests/ExpectedSnapshotTests.swift` compares the export with byte for byte.
-    Each was checked once, when it was written (commit 8eb222b): two exporters then gave these bytes
-    (the model export, since removed, and the streamed one); `briefcase validate` finds a valid snapshot
-    whose deltas apply (unsafe-names: only the fixture's own error, two tables named alike but for case);
-    converted back it gives the fixture byte for byte; orders.snapshot.json is the example of §10. A one-off
-    script (not kept) compared each with what the briefcase says, by the spec and without the exporter:
-    each element of the `briefcase` member is the JSON document's element with `tid` and field ids by §3.1 and the
-    same old values; `rev` and the delta revisions follow §2.1 and §2.2; record ids follow §3.3 where
-    the key is an integer or text; every stored record holds the row of `briefcase cat --original`, and
-    every record after the deltas (applied by the script) a row of `briefcase cat` (the replay of
-    `Table.applying`), mapped by the table of §4.1 — 419 values and ids in all, except the tables
-    `Orders` and `orders` of unsafe-names, which `cat` cannot tell apart. The delta-only `Archive` of
-    empty-delta was read by hand.
+    `expected/` is not generated either. It holds two documents per well-formed fixture, each as
+    `briefcase convert` writes it, each checked once against sources independent of the code that
+    writes it (described below), and from then on the oracle of the tests that compare with it:
+
+    - JSON documents, `NAME.json` (Spec/json-format.md), which
+      `Tests/BriefcaseJSONTests/StreamingConversionTests.swift` compares every way of writing JSON
+      from a binary briefcase with (element by element from the file, from memory, from a decoded
+      document), and converts back to the fixture's bytes; the CLI tests compare `convert`'s
+      output with it. Checked when it was written (issue 12): a one-off Python script (not kept)
+      rebuilt each document from the models of Sources/FixtureMaker/main.swift, transcribed by
+      hand, by the rules of Spec/json-format.md alone, without BriefcaseKit — 8-bit strings as
+      text when Python's codec maps them reversibly (§5.1), the value forms of §6.2, the ISO date
+      rule of §6.3 in both directions, the layout of §8 — and got these bytes exactly; each is valid
+      against Spec/briefcase-json.schema.json (Python's `jsonschema`); `briefcase convert` turns
+      each back into the fixture byte for byte (`FixtureTests` checks the fixtures against layouts
+      assembled by hand); `briefcase validate` finds each valid (unsafe-names:
+      only the fixture's own error, two tables named alike but for case). The encoding each names
+      is the README's rule: `gbk` for gbk.json, whose row descriptors' names are not UTF-8 and read
+      in GBK (Python's codec) as the schema's UTF-8 names; `utf-8` for the others, whose 8-bit
+      strings all are UTF-8.
+    - Datastore snapshot documents, `NAME.snapshot.json` (Spec/datastore-mapping.md), which
+      `Tests/BriefcaseDatastoreTests/ExpectedSnapshotTests.swift` compares the export with byte for
+      byte. Each was checked once, when it was written (commit 8eb222b): two exporters then gave
+      these bytes (the model export, since removed, and the streamed one); `briefcase validate`
+      finds a valid snapshot whose deltas apply (unsafe-names: only the fixture's own error, two
+      tables named alike but for case); converted back it gives the fixture byte for byte;
+      orders.snapshot.json is the example of §10. A one-off script (not kept) compared each with
+      what the briefcase says, by the spec and without the exporter: each element of the
+      `briefcase` member is the JSON document's element with `tid` and field ids by §3.1 and the
+      same old values; `rev` and the delta revisions follow §2.1 and §2.2; record ids follow §3.3
+      where the key is an integer or text; every stored record holds the row of `briefcase cat
+      --original`, and every record after the deltas (applied by the script) a row of `briefcase
+      cat` (the replay of `Table.applying`), mapped by the table of §4.1 — 419 values and ids in
+      all, except the tables `Orders` and `orders` of unsafe-names, which `cat` cannot tell apart.
+      The delta-only `Archive` of empty-delta was read by hand.
 
 
     """

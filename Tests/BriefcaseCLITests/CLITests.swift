@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import BriefcaseTestSupport
+import BriefcaseKit
 
 /// End-to-end: the built `briefcase` executable run as a subprocess, as CI scripts use it.
 struct CLITests {
@@ -171,7 +172,8 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.daBriefcase"])
     }
 
-    /// Every fixture that is not deliberately damaged converts to JSON and back byte for byte.
+    /// Every fixture that is not deliberately damaged converts to its expected JSON document
+    /// (`Fixtures/expected/`) and back byte for byte.
     @Test func fixturesRoundTripThroughTheCLI() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -183,6 +185,8 @@ struct CLITests {
             let json = dir.appendingPathComponent(name + ".json").path
             let back = dir.appendingPathComponent(name).path
             #expect(try Self.run(["convert", source, json]).status == 0, "\(name) → json")
+            let difference = ExpectedFiles.difference(try FileIO.read(json), try ExpectedFiles.json(of: name))
+            #expect(difference == nil, "\(name): its expected document: \(difference ?? "")")
             #expect(try Self.run(["convert", json, back]).status == 0, "\(name) ← json")
             #expect(FileManager.default.contents(atPath: back) == FileManager.default.contents(atPath: source), "\(name)")
         }

@@ -1,4 +1,6 @@
 import Foundation
+import BriefcaseKit
+import JSONCore
 import Testing
 
 /// Issue 11 item 5 (Spec/robustness.md §8.5): a folder briefcase is written and read with a fixed
@@ -34,11 +36,11 @@ struct OpenFilesTests {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         #expect(files.count == 1501, "1500 table files and Properties.plist")
 
-        // Back to JSON: the same document.
+        // Back to JSON: the same document (the table files' names, T0000…, sort as the tables came).
         let back = dir.appendingPathComponent("back.json").path
         let toJSON = try LimitedRun.run(Self.limit, ["convert", folder, back])
         #expect(toJSON.status == 0, "\(toJSON.stderr)")
-        #expect(FileManager.default.contents(atPath: back).map { Array($0) } == (try CLITests.run(["convert", json, "-", "--to", "json"])).stdout)
+        #expect(try JSONParser.parse(FileIO.read(back)) == JSONParser.parse(Self.manyTablesJSON(1500)))
     }
 
     @Test func aFolderOf3000TablesIsReadByEveryCommand() throws {

@@ -191,11 +191,28 @@ struct JSONWriterTests {
         #expect(text == #"{"k":[true,false,null,"é"],"x":0,"yx":1}"#)
     }
 
-    @Test func writeValueMatchesSerialized() throws {
-        let value = try JSONParser.parse(#"{"a":[1,-0.0,"x\u0001",{"b":null}],"c":true}"#)
-        #expect(try written { $0.writeValue(value) } == String(decoding: value.serialized(), as: UTF8.self))
-        #expect(try written { $0.writeValue(value, pretty: true) }
-            == String(decoding: value.serialized(pretty: true), as: UTF8.self))
+    /// A tree written compact and pretty (two spaces per level, one member or item a line), as
+    /// written here by hand; `serialized` gives the same text.
+    @Test func writeValueCompactAndPretty() throws {
+        let compact = #"{"a":[1,-0.0,"x\u0001",{"b":null}],"c":true}"#
+        let pretty = """
+            {
+              "a": [
+                1,
+                -0.0,
+                "x\\u0001",
+                {
+                  "b": null
+                }
+              ],
+              "c": true
+            }
+            """
+        let value = try JSONParser.parse(compact)
+        #expect(try written { $0.writeValue(value) } == compact)
+        #expect(try written { $0.writeValue(value, pretty: true) } == pretty)
+        #expect(String(decoding: value.serialized(), as: UTF8.self) == compact)
+        #expect(String(decoding: value.serialized(pretty: true), as: UTF8.self) == pretty)
     }
 
     // MARK: buffering
