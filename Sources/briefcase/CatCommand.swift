@@ -47,28 +47,24 @@ struct CatCommand: ParsableCommand {
 
     func run() throws {
         let inputFormat = try FileFormat.ofInput(path, explicit: from)
-        let loaded = try InputLoader.load(path, format: inputFormat, encoding: encodingOption.codePage, announceEncoding: true)
-        for warning in loaded.warnings { Console.warning("\(path): \(warning)") }
-        let stream = loaded.document.file.stream
-        let wanted = table.lowercased()
-        let matches: (ByteString) -> Bool = { loaded.codePage.decodeForDisplay($0).lowercased() == wanted }
-        let dataset = stream.tables.first { matches($0.name) }
-        let delta = stream.deltas.first { matches($0.name) }
-        guard dataset != nil || delta != nil else {
-            let names = stream.tables.map { loaded.codePage.decodeForDisplay($0.name) }
-            throw ValidationError("\(path): no table named '\(table)' (tables: \(names.joined(separator: ", ")))")
+        var selection = TableSelection(named: table)
+        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage).read(into: &selection, textOutput: true)
+        let codePage = selection.codePage
+        guard selection.dataset != nil || selection.delta != nil else {
+            throw ValidationError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")
         }
         // A delta-only element: its logged fields are the columns, its inserts the rows.
-        let base = dataset ?? Table(name: delta!.name, fields: delta!.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+        let delta = selection.delta
+        let base = selection.dataset ?? Table(name: delta!.name, fields: delta!.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
         var rows = base.rows
         if !original, let delta {
             let applied = base.applying(delta)
             rows = applied.rows
             for problem in applied.problems {
-                Console.warning("\(path): element '\(loaded.codePage.decodeForDisplay(base.name))': \(problem)")
+                Console.warning("\(path): element '\(codePage.decodeForDisplay(base.name))': \(problem)")
             }
         }
-        var printer = RowPrinter(sink: StandardOutputSink(), columns: base.fields, codePage: loaded.codePage, format: format)
+        var printer = RowPrinter(sink: StandardOutputSink(), columns: base.fields, codePage: codePage, format: format)
         printer.writeHeader()
         for row in rows { printer.write(row) }
         try printer.finish()

@@ -67,17 +67,17 @@ struct SeekableOutput: BriefcaseStreamOutput {
     mutating func discard() { file?.discard() }
 }
 
-/// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name, in `encoding` when given.
+/// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name.
 struct JSONConversionOutput: ConversionOutput {
-    private var sink: CodePageOverride<JSONDocumentEncoder<AtomicOutputSink>>
+    private var sink: JSONDocumentEncoder<AtomicOutputSink>
     private let file: AtomicOutput
 
-    init(path: String, encoding: CodePage?, progress: ProgressBar?) throws(BriefcaseError) {
+    init(path: String, progress: ProgressBar?) throws(BriefcaseError) {
         file = try AtomicOutput(path: path)
         do {
             var target = try AtomicOutputSink(output: file, gzip: GzipOutput.wanted(path))
             target.progress = progress
-            sink = CodePageOverride(JSONDocumentEncoder(sink: target, codePage: .utf8), codePage: encoding)
+            sink = JSONDocumentEncoder(sink: target, codePage: .utf8)
         } catch {
             var file = file
             file.discard()
@@ -92,8 +92,8 @@ struct JSONConversionOutput: ConversionOutput {
 
     mutating func finish() throws(BriefcaseError) {
         try sink.finish()
-        try sink.sink.writer.sink.finish()
-        var output = sink.sink.writer.sink.output
+        try sink.writer.sink.finish()
+        var output = sink.writer.sink.output
         try output.commit()
     }
 

@@ -77,7 +77,7 @@ struct BriefcaseSummary {
                 throw spooled?.relabel(error) ?? error
             }
             if format == .dabriefcase && encoding == nil {
-                briefcase.codePage = InputLoader.chooseCodePage(skeleton(summaries, properties: briefcase.properties),
+                briefcase.codePage = chooseCodePage(skeleton(summaries, properties: briefcase.properties),
                                                                    explicit: nil, path: path, announce: true)
             }
             return BriefcaseSummary(format: format, codePage: briefcase.codePage, properties: briefcase.properties,
@@ -96,20 +96,55 @@ struct BriefcaseSummary {
             }
             let items = summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }
             let elements: [Element] = summaries.map { $0.kind == .table ? .table($0.table!) : .delta($0.delta!) }
-            let codePage = InputLoader.chooseCodePage(BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements))),
+            let codePage = chooseCodePage(BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements))),
                                                       explicit: encoding, path: path, announce: true)
             return BriefcaseSummary(format: format, codePage: codePage, properties: [], tables: group(items))
         default:
-            let loaded = try InputLoader.load(path, format: format, encoding: encoding, announceEncoding: true)
-            let items = loaded.document.file.stream.elements.map { element -> (ElementKind, ByteString, Table?, Int, Delta?, Int) in
-                switch element {
-                case .table(let t): return (.table, t.name, t, t.rows.count, nil, 0)
-                case .delta(let d): return (.delta, d.name, nil, 0, d, d.changes.count)
-                }
-            }
-            return BriefcaseSummary(format: format, codePage: loaded.codePage, properties: loaded.document.file.properties,
-                                    tables: group(items))
+            var counts = ElementCounts()
+            try InputSource(path: path, format: format, encoding: encoding).read(into: &counts, textOutput: true)
+            return BriefcaseSummary(format: format, codePage: counts.head?.codePage ?? .utf8, properties: counts.head?.properties ?? [],
+                                    tables: group(counts.items))
         }
+    }
+
+    /// `explicit`, else the code page detected in `document` (a note on standard error when it
+    /// is not UTF-8).
+    static func chooseCodePage(_ document: BriefcaseDocument, explicit: CodePage?, path: String, announce: Bool) -> CodePage {
+        if let explicit { return explicit }
+        let detection = CodePage.detect(in: document.file)
+        if announce && detection.codePage != .utf8 {
+            Console.note("\(path): 8-bit strings read as \(detection.codePage.name): \(detection.reason) (override with --encoding)")
+            if let hint = detection.hint { Console.note("\(path): \(hint)") }
+        }
+        return detection.codePage
+    }
+
+    /// What `info` shows of each element of a document read as it comes: its head and its count
+    /// of rows or changes (the rows themselves are dropped as they pass).
+    struct ElementCounts: BriefcaseSink {
+        private(set) var head: BriefcaseHead?
+        private(set) var items: [(ElementKind, ByteString, Table?, Int, Delta?, Int)] = []
+
+        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+            self.head = head
+            items = []
+        }
+
+        mutating func element(_ element: Element) throws(BriefcaseError) {
+            switch element {
+            case .table(var t):
+                let count = t.rows.count
+                t.rows = []
+                items.append((.table, t.name, t, count, nil, 0))
+            case .delta(var d):
+                let count = d.changes.count
+                d.changes = []
+                items.append((.delta, d.name, nil, 0, d, count))
+            }
+        }
+
+        mutating func finish() throws(BriefcaseError) {}
+        mutating func abandon() { head = nil; items = [] }
     }
 
     /// A model without rows or changes: enough to recognise the code page of the names.

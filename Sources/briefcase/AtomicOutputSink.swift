@@ -1,0 +1,40 @@
+import JSONCore
+import BriefcaseKit
+
+/// Writes bytes to an `AtomicOutput` for the JSON writer; with `gzip`, compressed on the way
+/// (then call `finish()` once the writer has flushed, before committing the output).
+struct AtomicOutputSink: ResettableByteSink {
+    var output: AtomicOutput
+    private var compressor: GzipCompressor?
+    /// Shows the bytes written, when a progress bar is up.
+    var progress: ProgressBar?
+    private var written = 0
+
+    init(output: AtomicOutput) {
+        self.output = output
+    }
+
+    init(output: AtomicOutput, gzip: Bool) throws(BriefcaseError) {
+        self.output = output
+        compressor = gzip ? try GzipCompressor() : nil
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+        written += bytes.count
+        progress?.update("writing", done: written, total: 0)
+        guard let compressor else { return try output.write(bytes) }
+        try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
+    }
+
+    /// Forgets what was written (the output emptied, compression started again).
+    mutating func reset() throws {
+        try output.reset()
+        if compressor != nil { compressor = try GzipCompressor() }
+        written = 0
+    }
+
+    /// Writes the end of the gzip stream (nothing without gzip).
+    mutating func finish() throws(BriefcaseError) {
+        try compressor?.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
+    }
+}

@@ -1,0 +1,140 @@
+import BriefcaseDatastore
+import BriefcaseJSON
+import BriefcaseKit
+
+/// An input of any format opened as a source (README, "Architecture"): a binary briefcase on disk
+/// (standard input and gzip spooled first) or a folder, read by offset element by element; a JSON
+/// document mapped and read as it comes; a snapshot document read as a model. `convert`, `cat`
+/// and `info` read through it.
+struct InputSource {
+    let path: String
+    let format: FileFormat
+    let encoding: CodePage?
+    var skipDamaged = false
+    var progress: ProgressBar?
+    /// The output, named in the `--skip-damaged` summary.
+    var output: String?
+
+    /// Reads the input into `sink`, reporting on standard error the code page chosen (when the
+    /// output is text, `textOutput`), the decoding warnings and the elements left out. A sink
+    /// that needs every head first gets a document read whole from a source that cannot give
+    /// them first (JSON as it arrives), or from a damaged input with `skipDamaged`.
+    func read<Sink: BriefcaseSink>(into sink: inout Sink, textOutput: Bool, canRestart: Bool = true) throws {
+        switch format {
+        case .dabriefcase, .bin2, .folder: try readElements(into: &sink, textOutput: textOutput, canRestart: canRestart)
+        case .json: try readJSON(into: &sink)
+        case .snapshot:
+            let loaded = try SnapshotInput.load(path)
+            try loaded.document.read(into: &sink, codePage: loaded.codePage)
+        }
+    }
+
+
+    /// A binary briefcase on disk (standard input and gzip spooled first) or a folder, read by
+    /// offset element by element into the sink.
+    private func readElements<Sink: BriefcaseSink>(into sink: inout Sink, textOutput: Bool, canRestart: Bool) throws {
+        let (elements, given, folderNote, spooled) = try openElements()
+        BriefcaseElements.keepFreedMemoryForReuse() // each table reuses the memory of the one before
+        do throws(BriefcaseError) {
+            if skipDamaged && sink.needsHeads {
+                // The heads of damaged elements cannot be read: the readable elements, whole.
+                var collector = BriefcaseCollector()
+                let result = try elements.read(into: &collector, encoding: given, skipDamaged: true)
+                report(result, textOutput: textOutput, folderNote: folderNote, spooled: spooled)
+                try collector.document!.read(into: &sink, codePage: result.codePage)
+            } else {
+                // A binary output writes bytes as they are: no code page to detect.
+                let result = try elements.read(into: &sink, encoding: textOutput ? given : given ?? .utf8, skipDamaged: skipDamaged,
+                                               canRestart: canRestart)
+                report(result, textOutput: textOutput, folderNote: folderNote, spooled: spooled)
+            }
+        } catch {
+            if let spooled, error.file == spooled.path { throw spooled.relabel(error) }
+            throw error
+        }
+    }
+
+    /// The input opened for reading element by element, the code page to write with when it is
+    /// decided already (given, or a folder's), and the note a folder's code page gets. Standard
+    /// input and gzip inputs cannot be read in place: they are spooled (inflated) into an unlinked
+    /// temporary file first (`GzipInput.spool`), whose errors are told about the input.
+    private func openElements() throws -> (BriefcaseElements, CodePage?, String?, SpooledInput?) {
+        do {
+            if format == .folder {
+                let briefcase = try Briefcase.openFolder(path, codePage: encoding)
+                let note = encoding == nil && briefcase.codePage != .utf8
+                    ? "\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)" : nil
+                return (BriefcaseElements(briefcase), briefcase.codePage, note, nil)
+            }
+            let container = format.container!
+            guard path == "-" || GzipInput.isGzipped(path) else {
+                return (try BriefcaseElements.open(path, as: container), encoding, nil, nil)
+            }
+            let spooled = try GzipInput.spool(path, as: format)
+            do throws(BriefcaseError) {
+                return (try BriefcaseElements.open(spooled.path, as: container), encoding, nil, spooled)
+            } catch {
+                throw spooled.relabel(error)
+            }
+        } catch let error as BriefcaseError {
+            throw error.file == nil ? error.inFile(path) : error
+        }
+    }
+
+    /// The code page chosen (on text outputs), decoding warnings and the elements left out.
+    private func report(_ result: ElementConversionReport, textOutput: Bool, folderNote: String?, spooled: SpooledInput?) {
+        if textOutput {
+            if let folderNote { Console.note(folderNote) }
+            if let detection = result.detection, detection.codePage != .utf8 {
+                Console.note("\(path): 8-bit strings read as \(detection.codePage.name): \(detection.reason) (override with --encoding)")
+                if let hint = detection.hint { Console.note("\(path): \(hint)") }
+            }
+        }
+        for warning in result.warnings { Console.warning("\(path): \(warning)") }
+        for var skipped in result.skipped {
+            if let spooled { skipped.error = spooled.relabel(skipped.error) }
+            Console.warning("\(skipped.error.file ?? path): \(skipped)")
+        }
+        if !result.skipped.isEmpty {
+            Console.warning("\(path): --skip-damaged: \(result.skipped.count) damaged element(s) left out of '\(output ?? "the output")'")
+        }
+    }
+
+    // MARK: JSON input
+
+    /// The document mapped (standard input and gzip spooled first) and read as it comes, its
+    /// pages dropped behind the reader; whole for a sink that needs every head first.
+    private func readJSON<Sink: BriefcaseSink>(into sink: inout Sink) throws {
+        let spooled: SpooledInput?
+        let mapped: MappedFile
+        do {
+            spooled = path == "-" || GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: .json) : nil
+            mapped = try MappedFile(path: spooled?.path ?? path)!
+        } catch {
+            throw error.file == nil ? error.inFile(path) : error
+        }
+        do {
+            try withExtendedLifetime(mapped) { () throws(BriefcaseError) in
+                if sink.needsHeads {
+                    let (document, named) = try JSONDocumentDecoder().decodeNamingCodePage(mapped.bytes)
+                    try document.read(into: &sink, codePage: encoding ?? named)
+                    return
+                }
+                let total = mapped.count
+                var reader = JSONStreamReader(mapped.bytes)
+                reader.consumed = { offset in
+                    mapped.release(upTo: offset)
+                    progress?.update("converting", done: offset, total: total)
+                }
+                // The text is written in the code page given, else in the one the document names.
+                var overriding = CodePageOverride(sink, codePage: encoding)
+                defer { sink = overriding.sink }
+                try reader.read(into: &overriding)
+            }
+        } catch {
+            // Errors of the spooled copy are told about the input, their offsets in decompressed data.
+            guard let spooled, error.file == nil || error.file == path else { throw error }
+            throw error.kind == .invalidModel || error.kind == .io ? error : spooled.relabel(error)
+        }
+    }
+}
