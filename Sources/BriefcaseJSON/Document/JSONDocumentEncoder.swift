@@ -227,57 +227,6 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         emitter.writeValue(value, type: type, to: &writer.buffer)
         writer.drainIfFull()
     }
-
-    private mutating func writeDouble(_ value: Double) {
-        if value.isFinite { writer.writeDouble(value) } else { writer.writeString(FloatText.special(value)) }
-    }
-}
-
-/// Text for the doubles and floats JSON numbers cannot hold: `NaN`, `Infinity`, `-Infinity`, and
-/// `NaN:<hex bits>` for NaNs with another payload than the default one.
-public enum FloatText {
-    public static func special(_ value: Double) -> String {
-        if value.isNaN {
-            return value.bitPattern == Double.nan.bitPattern ? "NaN" : "NaN:" + hex(value.bitPattern, 16)
-        }
-        return value < 0 ? "-Infinity" : "Infinity"
-    }
-
-    public static func special(_ value: Float) -> String {
-        if value.isNaN {
-            return value.bitPattern == Float.nan.bitPattern ? "NaN" : "NaN:" + hex(UInt64(value.bitPattern), 8)
-        }
-        return value < 0 ? "-Infinity" : "Infinity"
-    }
-
-    public static func parseDouble(special text: String) -> Double? {
-        switch text {
-        case "NaN": return .nan
-        case "Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default:
-            guard text.hasPrefix("NaN:"), text.count == 20, let bits = UInt64(text.dropFirst(4), radix: 16) else { return nil }
-            let value = Double(bitPattern: bits)
-            return value.isNaN ? value : nil
-        }
-    }
-
-    public static func parseFloat(special text: String) -> Float? {
-        switch text {
-        case "NaN": return .nan
-        case "Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default:
-            guard text.hasPrefix("NaN:"), text.count == 12, let bits = UInt32(text.dropFirst(4), radix: 16) else { return nil }
-            let value = Float(bitPattern: bits)
-            return value.isNaN ? value : nil
-        }
-    }
-
-    static func hex(_ value: UInt64, _ digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
 }
 
 /// As a sink: the document of what a source reads (`begin` writes the head in the code page it
