@@ -102,15 +102,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeString(table.schemaEndWhenAbsent.rawValue)
         }
         writer.writeRaw(",\n     \"fields\": [")
-        for (i, field) in table.fields.enumerated() {
-            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
-            writeAnsi(field.name)
-            writer.writeRaw(", \"type\": ")
-            writer.writeString(field.type.name)
-            writer.writeRaw(", \"size\": ")
-            writer.writeInt(Int64(field.size))
-            writer.writeRaw("}")
-        }
+        writeFields(table.fields.map { ($0.name, $0.type, $0.size) })
         writer.writeRaw("],\n     \"rows\": [")
         let types = table.fields.map(\.type), storages = types.map(\.storage)
         for (r, row) in table.rows.enumerated() {
@@ -135,13 +127,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeInt(Int64(first))
         }
         writer.writeRaw(",\n     \"loggedFields\": [")
-        for (i, field) in delta.loggedFields.enumerated() {
-            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
-            writeAnsi(field.name)
-            writer.writeRaw(", \"type\": ")
-            writer.writeString(field.type.name)
-            writer.writeRaw("}")
-        }
+        writeFields(delta.loggedFields.map { ($0.name, $0.type, nil) })
         writer.writeRaw("],\n     \"keyFields\": [")
         for (i, key) in delta.keyFields.enumerated() {
             if i > 0 { writer.writeRaw(", ") }
@@ -171,6 +157,22 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeRaw("}")
         }
         writer.writeRaw(delta.changes.isEmpty ? "]}" : "\n     ]}")
+    }
+
+    /// The objects of a table's `fields` or a delta's `loggedFields` (no `size`: delta headers
+    /// carry none), between the brackets.
+    private mutating func writeFields(_ fields: [(name: ByteString, type: DataType, size: Int32?)]) {
+        for (i, field) in fields.enumerated() {
+            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
+            writeAnsi(field.name)
+            writer.writeRaw(", \"type\": ")
+            writer.writeString(field.type.name)
+            if let size = field.size {
+                writer.writeRaw(", \"size\": ")
+                writer.writeInt(Int64(size))
+            }
+            writer.writeRaw("}")
+        }
     }
 
     private mutating func writeCode(_ raw: Int32, known: Bool, name: String) {
