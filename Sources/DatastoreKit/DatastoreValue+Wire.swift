@@ -89,7 +89,7 @@ extension DatastoreAtom {
                 reason = "'+' and '/' are the standard alphabet; the URL-safe alphabet uses '-' and '_'"
             } else if text.utf8.count % 4 == 1 {
                 reason = "the length \(text.utf8.count) is impossible for base64"
-            } else if text.utf8.contains(where: { Base64Alphabet.urlSafeValue($0) == nil }) {
+            } else if text.utf8.contains(where: { !URLSafeBase64.isInAlphabet($0) }) {
                 reason = "it contains characters outside the URL-safe base64 alphabet"
             } else {
                 reason = "the unused bits of the last character are not zero (not canonical)"
@@ -184,19 +184,6 @@ extension DatastoreValue {
                 atom.write(to: &writer)
             }
             writer.writeByte(UInt8(ascii: "]"))
-        }
-    }
-}
-
-enum Base64Alphabet {
-    static func urlSafeValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
         }
     }
 }

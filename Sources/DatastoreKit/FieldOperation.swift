@@ -42,13 +42,28 @@ public enum FieldOperation: Hashable, Sendable {
         }
     }
 
+    /// The list indices among the operands, in wire order: `LP`/`LD` at, `LI` before, `LM` from and to.
+    var indices: [Int] {
+        switch self {
+        case .listPut(let at, _), .listDelete(let at): [at]
+        case .listInsert(let before, _): [before]
+        case .listMove(let from, let to): [from, to]
+        case .put, .delete, .listCreate: []
+        }
+    }
+
+    /// The value operand, last on the wire: the `P` value, or the `LP`/`LI` atom.
+    var valueOperand: DatastoreValue? {
+        switch self {
+        case .put(let value): value
+        case .listPut(_, let atom), .listInsert(_, let atom): .atom(atom)
+        case .delete, .listCreate, .listDelete, .listMove: nil
+        }
+    }
+
     /// Operand size for delta accounting: the `P` value or the `LP`/`LI` atom; else 0.
     var operandTally: SizeTally {
-        switch self {
-        case .put(let value): value.sizeTally
-        case .listPut(_, let atom), .listInsert(_, let atom): atom.sizeTally
-        case .delete, .listCreate, .listDelete, .listMove: SizeTally()
-        }
+        valueOperand?.sizeTally ?? SizeTally()
     }
 
     /// Decodes an operation array; errors carry a path relative to `json` (`$[1]` is the first operand).
@@ -112,64 +127,30 @@ public enum FieldOperation: Hashable, Sendable {
         }
     }
 
-    /// The operation's wire JSON.
+    /// The operation's wire JSON: the tag, the indices, the value operand.
     public var wire: JSONValue {
-        switch self {
-        case .put(let value): ["P", value.wire]
-        case .delete: ["D"]
-        case .listCreate: ["LC"]
-        case .listPut(let at, let atom): ["LP", .integer(at), atom.wire]
-        case .listInsert(let before, let atom): ["LI", .integer(before), atom.wire]
-        case .listDelete(let at): ["LD", .integer(at)]
-        case .listMove(let from, let to): ["LM", .integer(from), .integer(to)]
-        }
+        .array([.string(tag)] + indices.map { .integer($0) } + (valueOperand.map { [$0.wire] } ?? []))
     }
 
     /// Writes the operation's wire JSON. Precondition: indices are not negative.
     public func write<S: ByteSink>(to writer: inout JSONWriter<S>) {
-        switch self {
-        case .put(let value):
-            writer.writeRaw("[\"P\",")
-            value.write(to: &writer)
-        case .delete:
-            writer.writeRaw("[\"D\"")
-        case .listCreate:
-            writer.writeRaw("[\"LC\"")
-        case .listPut(let at, let atom):
-            precondition(at >= 0, "negative list index")
-            writer.writeRaw("[\"LP\",")
-            writer.writeInt(Int64(at))
+        writer.writeRaw("[\"")
+        writer.writeRaw(tag)
+        writer.writeByte(UInt8(ascii: "\""))
+        for index in indices {
+            precondition(index >= 0, "negative list index")
             writer.writeByte(UInt8(ascii: ","))
-            atom.write(to: &writer)
-        case .listInsert(let before, let atom):
-            precondition(before >= 0, "negative list index")
-            writer.writeRaw("[\"LI\",")
-            writer.writeInt(Int64(before))
+            writer.writeInt(Int64(index))
+        }
+        if let operand = valueOperand {
             writer.writeByte(UInt8(ascii: ","))
-            atom.write(to: &writer)
-        case .listDelete(let at):
-            precondition(at >= 0, "negative list index")
-            writer.writeRaw("[\"LD\",")
-            writer.writeInt(Int64(at))
-        case .listMove(let from, let to):
-            precondition(from >= 0 && to >= 0, "negative list index")
-            writer.writeRaw("[\"LM\",")
-            writer.writeInt(Int64(from))
-            writer.writeByte(UInt8(ascii: ","))
-            writer.writeInt(Int64(to))
+            operand.write(to: &writer)
         }
         writer.writeByte(UInt8(ascii: "]"))
     }
 
     /// Throws for a negative index (only hand-built operations can have one).
     func validateIndices(at path: @autoclosure () -> JSONPath) throws(DatastoreError) {
-        let indices: [Int]
-        switch self {
-        case .listPut(let at, _), .listDelete(let at): indices = [at]
-        case .listInsert(let before, _): indices = [before]
-        case .listMove(let from, let to): indices = [from, to]
-        case .put, .delete, .listCreate: indices = []
-        }
         for (offset, value) in indices.enumerated() where value < 0 {
             throw DatastoreError(.invalidStructure, "a list index is never negative (got \(value))",
                 at: path().appending(index: offset + 1))

@@ -129,7 +129,7 @@ public struct DatastoreID: Hashable, Sendable, CustomStringConvertible {
         }
         if first == UInt8(ascii: ".") {
             guard utf8.count >= 2 else { return nil }
-            return utf8.dropFirst().allSatisfy { Base64Alphabet.urlSafeValue($0) != nil } ? .shareable : nil
+            return utf8.dropFirst().allSatisfy { URLSafeBase64.isInAlphabet($0) } ? .shareable : nil
         }
         guard lowerOrDigit(first), lowerOrDigit(utf8[utf8.count - 1]) else { return nil }
         return utf8.allSatisfy { lowerOrDigit($0) || $0 == UInt8(ascii: ".") } ? .private : nil

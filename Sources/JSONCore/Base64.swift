@@ -8,48 +8,55 @@
 // never in the URL-safe variant), and the unused low bits of the last character must be
 // zero ("Zh==" is rejected), so every accepted text is exactly what `encode` produces.
 
-public enum Base64 {
-    /// Standard base64 with `=` padding.
+/// A base64 alphabet and its padding rule. The encoders and strict decoders are written once,
+/// here, for every variant; a variant only says which alphabet and whether it pads.
+public protocol Base64Variant {
+    /// The 64 characters, in value order.
+    static var alphabet: StaticString { get }
+    /// `Base64Codec.makeTable(alphabet)`, made once.
+    static var table: [UInt8] { get }
+    /// `=` padding to a multiple of 4 characters (required when decoding), or none (refused).
+    static var padded: Bool { get }
+}
+
+extension Base64Variant {
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        Base64Codec.encodeToString(bytes, alphabet: Base64Codec.standardAlphabet, padded: true)
+        Base64Codec.encodeToString(bytes, alphabet: alphabet, padded: padded)
     }
 
-    /// Appends the standard base64 text of `bytes` (ASCII, no quotes) to `output`.
+    /// Appends the base64 text of `bytes` (ASCII, no quotes) to `output`.
     public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8]) where C.Element == UInt8 {
-        Base64Codec.encode(bytes, into: &output, alphabet: Base64Codec.standardAlphabet, padded: true)
+        Base64Codec.encode(bytes, into: &output, alphabet: alphabet, padded: padded)
     }
 
     /// Strict decode; nil for anything `encode` would not have produced.
     public static func decode(_ text: String) -> [UInt8]? {
-        Base64Codec.decode(text, table: Base64Codec.standardTable, padded: true)
+        Base64Codec.decode(text, table: table, padded: padded)
     }
 
     /// Strict decode of base64 given as ASCII/UTF-8 bytes.
     public static func decode<C: Collection>(utf8 text: C) -> [UInt8]? where C.Element == UInt8 {
-        Base64Codec.decode(utf8: text, table: Base64Codec.standardTable, padded: true)
+        Base64Codec.decode(utf8: text, table: table, padded: padded)
+    }
+
+    /// True for the 64 characters of the alphabet (not `=`).
+    public static func isInAlphabet(_ byte: UInt8) -> Bool {
+        table[Int(byte)] != 0xFF
     }
 }
 
-public enum URLSafeBase64 {
-    /// URL-safe base64 (`-`, `_`) without padding.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        Base64Codec.encodeToString(bytes, alphabet: Base64Codec.urlSafeAlphabet, padded: false)
-    }
+/// Standard base64 (`+`, `/`) with `=` padding.
+public enum Base64: Base64Variant {
+    public static var alphabet: StaticString { Base64Codec.standardAlphabet }
+    public static var table: [UInt8] { Base64Codec.standardTable }
+    public static var padded: Bool { true }
+}
 
-    /// Appends the URL-safe base64 text of `bytes` (no padding, no quotes) to `output`.
-    public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8]) where C.Element == UInt8 {
-        Base64Codec.encode(bytes, into: &output, alphabet: Base64Codec.urlSafeAlphabet, padded: false)
-    }
-
-    /// Strict decode; rejects `=` padding, `+`/`/`, a length of 4n+1 and non-zero trailing bits.
-    public static func decode(_ text: String) -> [UInt8]? {
-        Base64Codec.decode(text, table: Base64Codec.urlSafeTable, padded: false)
-    }
-
-    /// Strict decode of URL-safe base64 given as ASCII/UTF-8 bytes.
-    public static func decode<C: Collection>(utf8 text: C) -> [UInt8]? where C.Element == UInt8 {
-        Base64Codec.decode(utf8: text, table: Base64Codec.urlSafeTable, padded: false)
-    }
+/// URL-safe base64 (`-`, `_`) without padding: decoding refuses `=`, `+`/`/`, a length of 4n+1.
+public enum URLSafeBase64: Base64Variant {
+    public static var alphabet: StaticString { Base64Codec.urlSafeAlphabet }
+    public static var table: [UInt8] { Base64Codec.urlSafeTable }
+    public static var padded: Bool { false }
 }
 
 // MARK: - Implementation

@@ -96,62 +96,50 @@ public struct JSONWriter<Sink: ByteSink> {
         if buffer.count >= bufferSize { drain() }
     }
 
+    /// Appends one form to the buffer (`append` is one of `JSONEmit`'s, or a copy of bytes) and
+    /// hands the buffer on when it is full: the one path of every `write…` below.
+    @inlinable @inline(__always)
+    mutating func emit(_ append: (inout [UInt8]) -> Void) {
+        append(&buffer)
+        drainIfFull()
+    }
+
     // MARK: raw appends (no escaping, no validation)
 
     @inlinable
     public mutating func writeRaw(_ s: StaticString) {
-        if s.hasPointerRepresentation {
-            buffer.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-        } else {
-            JSONEmit.appendRaw(s.description, to: &buffer)
+        emit { buffer in
+            if s.hasPointerRepresentation {
+                buffer.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+            } else {
+                JSONEmit.appendRaw(s.description, to: &buffer)
+            }
         }
-        drainIfFull()
     }
 
     @inlinable
-    public mutating func writeRaw(_ s: String) {
-        JSONEmit.appendRaw(s, to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeRaw(_ s: String) { emit { JSONEmit.appendRaw(s, to: &$0) } }
 
     @inlinable
-    public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-        drainIfFull()
-    }
+    public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) { emit { $0.append(contentsOf: bytes) } }
 
     @inlinable
-    public mutating func writeRaw(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        drainIfFull()
-    }
+    public mutating func writeRaw(_ bytes: [UInt8]) { emit { $0.append(contentsOf: bytes) } }
 
     @inlinable
-    public mutating func writeByte(_ b: UInt8) {
-        buffer.append(b)
-        drainIfFull()
-    }
+    public mutating func writeByte(_ b: UInt8) { emit { $0.append(b) } }
 
     // MARK: values
 
     /// A JSON string literal with escaping (see file header).
     @inlinable
-    public mutating func writeString(_ s: String) {
-        JSONEmit.appendString(s, to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeString(_ s: String) { emit { JSONEmit.appendString(s, to: &$0) } }
 
     @inlinable
-    public mutating func writeInt(_ v: Int64) {
-        JSONEmit.appendInt64(v, to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeInt(_ v: Int64) { emit { JSONEmit.appendInt64(v, to: &$0) } }
 
     @inlinable
-    public mutating func writeUInt(_ v: UInt64) {
-        JSONEmit.appendUInt64(v, to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeUInt(_ v: UInt64) { emit { JSONEmit.appendUInt64(v, to: &$0) } }
 
     /// Swift's shortest round-trip text (`v.description`: "0.1", "1e+300", "5e-324",
     /// "-0.0", "1.0"), which `Double(text)` reads back to the same bit pattern.
@@ -159,8 +147,7 @@ public struct JSONWriter<Sink: ByteSink> {
     @inlinable
     public mutating func writeDouble(_ v: Double) {
         precondition(v.isFinite, "JSONWriter.writeDouble: JSON cannot represent \(v)")
-        JSONEmit.appendRaw(v.description, to: &buffer)
-        drainIfFull()
+        writeRaw(v.description)
     }
 
     /// Float's shortest round-trip text (`Float(0.1)` -> "0.1"); read it back with
@@ -168,46 +155,43 @@ public struct JSONWriter<Sink: ByteSink> {
     @inlinable
     public mutating func writeFloat(_ v: Float) {
         precondition(v.isFinite, "JSONWriter.writeFloat: JSON cannot represent \(v)")
-        JSONEmit.appendRaw(v.description, to: &buffer)
-        drainIfFull()
+        writeRaw(v.description)
     }
 
     @inlinable
-    public mutating func writeBool(_ v: Bool) {
-        JSONEmit.appendBool(v, to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeBool(_ v: Bool) { emit { JSONEmit.appendBool(v, to: &$0) } }
 
     @inlinable
-    public mutating func writeNull() {
-        JSONEmit.appendNull(to: &buffer)
-        drainIfFull()
-    }
+    public mutating func writeNull() { emit { JSONEmit.appendNull(to: &$0) } }
 
     /// A whole JSONValue (numbers written as their stored text), compact or pretty as
     /// `JSONValue.serialized(pretty:)`.
     @inlinable
     public mutating func writeValue(_ value: JSONValue, pretty: Bool = false) {
-        JSONEmit.appendValue(value, pretty: pretty, indent: 0, to: &buffer)
-        drainIfFull()
+        emit { JSONEmit.appendValue(value, pretty: pretty, indent: 0, to: &$0) }
     }
 
     /// A JSON string holding the standard (padded) base64 of `bytes`, without building a String.
     @inlinable
     public mutating func writeBase64String<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        buffer.append(UInt8(ascii: "\""))
-        Base64.encode(bytes, into: &buffer)
-        buffer.append(UInt8(ascii: "\""))
-        drainIfFull()
+        writeBase64String(bytes, as: Base64.self)
     }
 
     /// A JSON string holding the URL-safe (unpadded) base64 of `bytes`.
     @inlinable
     public mutating func writeURLSafeBase64String<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        buffer.append(UInt8(ascii: "\""))
-        URLSafeBase64.encode(bytes, into: &buffer)
-        buffer.append(UInt8(ascii: "\""))
-        drainIfFull()
+        writeBase64String(bytes, as: URLSafeBase64.self)
+    }
+
+    /// A JSON string holding the base64 of `bytes` in `variant`.
+    @inlinable
+    public mutating func writeBase64String<C: Collection, V: Base64Variant>(_ bytes: C, as variant: V.Type)
+    where C.Element == UInt8 {
+        emit { buffer in
+            buffer.append(UInt8(ascii: "\""))
+            V.encode(bytes, into: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        }
     }
 }
 

@@ -102,15 +102,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeString(table.schemaEndWhenAbsent.rawValue)
         }
         writer.writeRaw(",\n     \"fields\": [")
-        for (i, field) in table.fields.enumerated() {
-            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
-            writeAnsi(field.name)
-            writer.writeRaw(", \"type\": ")
-            writer.writeString(field.type.name)
-            writer.writeRaw(", \"size\": ")
-            writer.writeInt(Int64(field.size))
-            writer.writeRaw("}")
-        }
+        writeFields(table.fields.map { ($0.name, $0.type, $0.size) })
         writer.writeRaw("],\n     \"rows\": [")
         let types = table.fields.map(\.type), storages = types.map(\.storage)
         for (r, row) in table.rows.enumerated() {
@@ -135,13 +127,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeInt(Int64(first))
         }
         writer.writeRaw(",\n     \"loggedFields\": [")
-        for (i, field) in delta.loggedFields.enumerated() {
-            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
-            writeAnsi(field.name)
-            writer.writeRaw(", \"type\": ")
-            writer.writeString(field.type.name)
-            writer.writeRaw("}")
-        }
+        writeFields(delta.loggedFields.map { ($0.name, $0.type, nil) })
         writer.writeRaw("],\n     \"keyFields\": [")
         for (i, key) in delta.keyFields.enumerated() {
             if i > 0 { writer.writeRaw(", ") }
@@ -171,6 +157,22 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
             writer.writeRaw("}")
         }
         writer.writeRaw(delta.changes.isEmpty ? "]}" : "\n     ]}")
+    }
+
+    /// The objects of a table's `fields` or a delta's `loggedFields` (no `size`: delta headers
+    /// carry none), between the brackets.
+    private mutating func writeFields(_ fields: [(name: ByteString, type: DataType, size: Int32?)]) {
+        for (i, field) in fields.enumerated() {
+            writer.writeRaw(i == 0 ? "{\"name\": " : ", {\"name\": ")
+            writeAnsi(field.name)
+            writer.writeRaw(", \"type\": ")
+            writer.writeString(field.type.name)
+            if let size = field.size {
+                writer.writeRaw(", \"size\": ")
+                writer.writeInt(Int64(size))
+            }
+            writer.writeRaw("}")
+        }
     }
 
     private mutating func writeCode(_ raw: Int32, known: Bool, name: String) {
@@ -226,57 +228,6 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     mutating func writeValue(_ value: Value, type: DataType) {
         emitter.writeValue(value, type: type, to: &writer.buffer)
         writer.drainIfFull()
-    }
-
-    private mutating func writeDouble(_ value: Double) {
-        if value.isFinite { writer.writeDouble(value) } else { writer.writeString(FloatText.special(value)) }
-    }
-}
-
-/// Text for the doubles and floats JSON numbers cannot hold: `NaN`, `Infinity`, `-Infinity`, and
-/// `NaN:<hex bits>` for NaNs with another payload than the default one.
-public enum FloatText {
-    public static func special(_ value: Double) -> String {
-        if value.isNaN {
-            return value.bitPattern == Double.nan.bitPattern ? "NaN" : "NaN:" + hex(value.bitPattern, 16)
-        }
-        return value < 0 ? "-Infinity" : "Infinity"
-    }
-
-    public static func special(_ value: Float) -> String {
-        if value.isNaN {
-            return value.bitPattern == Float.nan.bitPattern ? "NaN" : "NaN:" + hex(UInt64(value.bitPattern), 8)
-        }
-        return value < 0 ? "-Infinity" : "Infinity"
-    }
-
-    public static func parseDouble(special text: String) -> Double? {
-        switch text {
-        case "NaN": return .nan
-        case "Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default:
-            guard text.hasPrefix("NaN:"), text.count == 20, let bits = UInt64(text.dropFirst(4), radix: 16) else { return nil }
-            let value = Double(bitPattern: bits)
-            return value.isNaN ? value : nil
-        }
-    }
-
-    public static func parseFloat(special text: String) -> Float? {
-        switch text {
-        case "NaN": return .nan
-        case "Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default:
-            guard text.hasPrefix("NaN:"), text.count == 12, let bits = UInt32(text.dropFirst(4), radix: 16) else { return nil }
-            let value = Float(bitPattern: bits)
-            return value.isNaN ? value : nil
-        }
-    }
-
-    static func hex(_ value: UInt64, _ digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
 

@@ -37,9 +37,7 @@ public struct JSONDocumentParts: Sendable {
     public func tableHead(_ table: Table) throws -> JSONObject {
         var head = table
         head.rows = []
-        var object = try parseObject { encoder throws in try encoder.encodeTable(head) }
-        object["rows"] = nil
-        return object
+        return try headObject(without: "rows") { encoder throws in try encoder.encodeTable(head) }
     }
 
     /// A delta element without its `changes` member: `kind`, `name`, `layout` or
@@ -47,9 +45,7 @@ public struct JSONDocumentParts: Sendable {
     public func deltaHead(_ delta: Delta) throws -> JSONObject {
         var head = delta
         head.changes = []
-        var object = try parseObject { encoder throws in try encoder.encodeDelta(head) }
-        object["changes"] = nil
-        return object
+        return try headObject(without: "changes") { encoder throws in try encoder.encodeDelta(head) }
     }
 
     /// A change without its values: `type`, `recordID`, `status`, `message`.
@@ -109,10 +105,14 @@ public struct JSONDocumentParts: Sendable {
         try! parseValue { (encoder: inout JSONDocumentEncoder<ArraySink>) throws in write(&encoder) }
     }
 
-    private func parseObject(_ write: (inout JSONDocumentEncoder<ArraySink>) throws -> Void) throws -> JSONObject {
-        guard case .object(let object) = try parseValue(write) else {
+    /// The object of the element `write` encodes, without its `member` (`rows`, `changes`),
+    /// which `write` was given empty.
+    private func headObject(without member: String,
+                            _ write: (inout JSONDocumentEncoder<ArraySink>) throws -> Void) throws -> JSONObject {
+        guard case .object(var object) = try parseValue(write) else {
             throw BriefcaseError(.invalidModel, "internal: an element did not encode as a JSON object")
         }
+        object[member] = nil
         return object
     }
 

@@ -92,34 +92,27 @@ struct Node {
 
     private static let floatForms = "a number, \"NaN\", \"Infinity\" or \"-Infinity\""
 
-    /// A 64-bit float (a `datFloat` value, an `oleDate`). A number too large for one (`1e400`) is refused:
-    /// it would become infinity, which is written as the string "Infinity", never as a number.
-    func double() throws(BriefcaseError) -> Double {
+    /// A `datFloat` value or an `oleDate` (64-bit), a `datSingleFloat` value (32-bit). A number
+    /// beyond the type's range (`1e400`, `1e39`) is refused: it would become infinity, which is
+    /// written as the string "Infinity", never as a number.
+    func floatingPoint<F: DocumentFloat>(_ type: F.Type) throws(BriefcaseError) -> F {
         switch value {
         case .number(let text):
-            guard let result = Double(text) else { throw error("not a number: \(text)") }
-            guard result.isFinite else { throw error("\(text) is beyond the range of a 64-bit float (at most ±\(Double.greatestFiniteMagnitude))") }
+            guard let result = F(text) else { throw error("not a number: \(text)") }
+            guard result.isFinite else {
+                throw error("\(text) is beyond the range of a \(MemoryLayout<F>.size * 8)-bit float (at most ±\(F.greatestFiniteMagnitude))")
+            }
             return result
         case .string(let text):
-            guard let result = FloatText.parseDouble(special: text) else { throw mismatch(Self.floatForms) }
+            guard let result = FloatText.parse(special: text, as: F.self) else { throw mismatch(Self.floatForms) }
             return result
         default: throw mismatch(Self.floatForms)
         }
     }
 
-    /// A `datSingleFloat` value; a number beyond the 32-bit range (`1e39`) is refused.
-    func float() throws(BriefcaseError) -> Float {
-        switch value {
-        case .number(let text):
-            guard let result = Float(text) else { throw error("not a number: \(text)") }
-            guard result.isFinite else { throw error("\(text) is beyond the range of a 32-bit float (at most ±\(Float.greatestFiniteMagnitude))") }
-            return result
-        case .string(let text):
-            guard let result = FloatText.parseFloat(special: text) else { throw mismatch(Self.floatForms) }
-            return result
-        default: throw mismatch(Self.floatForms)
-        }
-    }
+    func double() throws(BriefcaseError) -> Double { try floatingPoint(Double.self) }
+
+    func float() throws(BriefcaseError) -> Float { try floatingPoint(Float.self) }
 }
 
 struct ObjectNode {

@@ -66,39 +66,26 @@ public struct JSONStreamReader {
     private mutating func readStreaming<S: BriefcaseSink>(into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         i = 0
         skipWhitespace()
-        guard at(.openBrace) else { return false }
-        i += 1
-        skipWhitespace()
-        guard !at(.closeBrace) else { return false }
         var members: [(key: String, value: JSONValue)] = []
         var elementsOffset: Int?
         var begun: JSONDocumentHead?
-        var keys = UniqueKeys()
-        while true {
-            let keyOffset = i
-            guard let key = try key(depth: 1) else { return false }
-            try keys.insert(key, at: keyOffset)
-            skipWhitespace()
+        let streamed = try forEachMember(depth: 1) { (this, key) throws(BriefcaseError) -> Bool in
             if key == "elements" {
-                elementsOffset = i
-                if let head = try partialHead(members) {
+                elementsOffset = this.i
+                if let head = try this.partialHead(members) {
                     try consumer.begin(head)
                     begun = head
-                    guard try streamElements(head, into: &consumer) else { return false }
-                } else {
-                    i = try parseValue(depth: 1).end
+                    return try this.streamElements(head, into: &consumer)
                 }
+                this.i = try this.parseValue(depth: 1).end
             } else {
-                let (value, next) = try parseValue(depth: 1)
+                let (value, next) = try this.parseValue(depth: 1)
                 members.append((key, value))
-                i = next
+                this.i = next
             }
-            skipWhitespace()
-            if at(.comma) { i += 1; skipWhitespace(); continue }
-            guard at(.closeBrace) else { return false }
-            i += 1
-            break
+            return true
         }
+        guard streamed else { return false }
         skipWhitespace()
         guard i == end, let elementsOffset else { return false }
         let head = try JSONDocumentDecoder.head(ObjectNode(object: JSONObject(members), path: "$"))
@@ -146,22 +133,9 @@ public struct JSONStreamReader {
     /// `elements` at `i`; false on a structure to be read whole.
     private mutating func streamElements<S: BriefcaseSink>(_ head: JSONDocumentHead, into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         let reader = ValueReader(codePage: head.codePage)
-        guard at(.openBracket) else { return false }
-        i += 1
-        skipWhitespace()
-        if at(.closeBracket) { i += 1; return true }
-        var index = 0
-        while true {
-            skipWhitespace()
-            let element = try element(index, reader)
-            try consumer.element(element)
-            consumed?(i)
-            index += 1
-            skipWhitespace()
-            if at(.comma) { i += 1; continue }
-            guard at(.closeBracket) else { return false }
-            i += 1
-            return true
+        return try forEachItem { (this, index) throws(BriefcaseError) in
+            try consumer.element(try this.element(index, reader))
+            this.consumed?(this.i)
         }
     }
 
@@ -171,44 +145,31 @@ public struct JSONStreamReader {
     private mutating func element(_ index: Int, _ reader: ValueReader) throws(BriefcaseError) -> Element {
         let start = i
         let path = "$.elements[\(index)]"
-        guard at(.openBrace) else { return try wholeElement(start, path, reader) }
-        i += 1
-        skipWhitespace()
-        guard !at(.closeBrace) else { return try wholeElement(start, path, reader) }
         var members: [(key: String, value: JSONValue)] = []
         var rows: [Row]?
         var changes: [DeltaChange]?
         func first(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-        var keys = UniqueKeys()
-        while true {
-            let keyOffset = i
-            guard let key = try key(depth: 3) else { return try wholeElement(start, path, reader) }
-            try keys.insert(key, at: keyOffset)
-            skipWhitespace()
+        let streamed = try forEachMember(depth: 3) { (this, key) throws(BriefcaseError) -> Bool in
             let kind = first("kind")?.stringValue
             if key == "rows" && kind == "table" {
-                guard let fields = first("fields") else { return try wholeElement(start, path, reader) }
+                guard let fields = first("fields") else { return false }
                 let types = try reader.fieldDescriptors(Node(fields, path + ".fields")).map(\.type)
-                guard let streamed = try self.rows(types, path + ".rows", reader) else { return try wholeElement(start, path, reader) }
-                rows = streamed
+                rows = try this.rows(types, path + ".rows", reader)
+                return rows != nil
             } else if key == "changes" && kind == "delta" {
-                guard let logged = first("loggedFields") else { return try wholeElement(start, path, reader) }
+                guard let logged = first("loggedFields") else { return false }
                 let types = try reader.loggedFields(Node(logged, path + ".loggedFields")).map(\.type)
-                guard let streamed = try self.changes(types, path + ".changes", reader) else { return try wholeElement(start, path, reader) }
-                changes = streamed
+                changes = try this.changes(types, path + ".changes", reader)
+                return changes != nil
             } else if (key == "rows" || key == "changes") && kind == nil {
-                return try wholeElement(start, path, reader)
-            } else {
-                let (value, next) = try parseValue(depth: 3)
-                members.append((key, value))
-                i = next
+                return false
             }
-            skipWhitespace()
-            if at(.comma) { i += 1; skipWhitespace(); continue }
-            guard at(.closeBrace) else { return try wholeElement(start, path, reader) }
-            i += 1
-            break
+            let (value, next) = try this.parseValue(depth: 3)
+            members.append((key, value))
+            this.i = next
+            return true
         }
+        guard streamed else { return try wholeElement(start, path, reader) }
         if let rows {
             var head = JSONObject(members.filter { $0.key != "rows" })
             head.append(key: "rows", value: .array([]))
@@ -239,49 +200,79 @@ public struct JSONStreamReader {
 
     /// A table's `rows` at `i`, or nil when it is not an array or its structure is off.
     private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [Row]? {
-        guard at(.openBracket) else { return nil }
-        i += 1
-        skipWhitespace()
-        if at(.closeBracket) { i += 1; return [] }
         var rows: [Row] = []
         let row = RowReader(types: types, codePage: reader.codePage)
-        while true {
-            skipWhitespace()
-            let start = i
-            if let values = row.read(buf, &i) {
+        let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
+            let start = this.i
+            if let values = row.read(this.buf, &this.i) {
                 rows.append(values)
             } else {
                 // Not the plain form: the decoder's own reading of this row (or its message).
-                i = start
-                let (value, next) = try parseValue(depth: 4)
-                rows.append(try reader.values(Node(value, "\(path)[\(rows.count)]"), types))
-                i = next
+                this.i = start
+                let (value, next) = try this.parseValue(depth: 4)
+                rows.append(try reader.values(Node(value, "\(path)[\(index)]"), types))
+                this.i = next
             }
-            skipWhitespace()
-            if at(.comma) { i += 1; continue }
-            guard at(.closeBracket) else { return nil }
-            i += 1
-            return rows
         }
+        return streamed ? rows : nil
     }
 
     /// A delta's `changes` at `i` (each change parsed as a `JSONValue`: deltas are small).
     private mutating func changes(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [DeltaChange]? {
-        guard at(.openBracket) else { return nil }
+        var changes: [DeltaChange] = []
+        let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
+            let (value, next) = try this.parseValue(depth: 4)
+            changes.append(try reader.change(Node(value, "\(path)[\(index)]").object(), types: types))
+            this.i = next
+        }
+        return streamed ? changes : nil
+    }
+
+    // MARK: structure
+
+    /// The object at `i`, member by member (a key given twice is refused): `member` reads the
+    /// value of `key` at `i` and leaves `i` after it, or returns false for a structure to be read
+    /// whole. False also when there is no object at `i`, it is empty, or its punctuation is off.
+    @inline(__always)
+    private mutating func forEachMember(depth: Int,
+                                        _ member: (inout JSONStreamReader, String) throws(BriefcaseError) -> Bool) throws(BriefcaseError) -> Bool {
+        guard at(.openBrace) else { return false }
         i += 1
         skipWhitespace()
-        if at(.closeBracket) { i += 1; return [] }
-        var changes: [DeltaChange] = []
+        guard !at(.closeBrace) else { return false }
+        var keys = UniqueKeys()
+        while true {
+            let keyOffset = i
+            guard let key = try key(depth: depth) else { return false }
+            try keys.insert(key, at: keyOffset)
+            skipWhitespace()
+            guard try member(&self, key) else { return false }
+            skipWhitespace()
+            if at(.comma) { i += 1; skipWhitespace(); continue }
+            guard at(.closeBrace) else { return false }
+            i += 1
+            return true
+        }
+    }
+
+    /// The array at `i`, item by item: `item` reads item `index` at `i` and leaves `i` after it.
+    /// False when there is no array at `i` or its punctuation is off.
+    @inline(__always)
+    private mutating func forEachItem(_ item: (inout JSONStreamReader, Int) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> Bool {
+        guard at(.openBracket) else { return false }
+        i += 1
+        skipWhitespace()
+        if at(.closeBracket) { i += 1; return true }
+        var index = 0
         while true {
             skipWhitespace()
-            let (value, next) = try parseValue(depth: 4)
-            changes.append(try reader.change(Node(value, "\(path)[\(changes.count)]").object(), types: types))
-            i = next
+            try item(&self, index)
+            index += 1
             skipWhitespace()
             if at(.comma) { i += 1; continue }
-            guard at(.closeBracket) else { return nil }
+            guard at(.closeBracket) else { return false }
             i += 1
-            return changes
+            return true
         }
     }
 

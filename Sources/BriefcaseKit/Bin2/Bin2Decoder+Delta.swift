@@ -62,29 +62,8 @@ extension Bin2Decoder {
         let recordID = try reader.readInt32("record id")
         let status = ChangeStatus(rawValue: try reader.readInt32("change status"))
         let message = try reader.readLengthPrefixed("change message")
-        let old = try decodeValues(&reader, loggedFields, "old-value mask", element: element)
-        let new = try decodeValues(&reader, loggedFields, "new-value mask", element: element)
+        let old = try decodeValues(&reader, loggedFields, setBitIsValue: true, mask: "old-value mask", element: element)
+        let new = try decodeValues(&reader, loggedFields, setBitIsValue: true, mask: "new-value mask", element: element)
         return DeltaChange(type: type, recordID: recordID, status: status, message: message, oldValues: old, newValues: new)
-    }
-
-    /// A presence mask (bit set = value present) and the present values.
-    private mutating func decodeValues(_ reader: inout ByteReader, _ fields: [LoggedField], _ what: String, element: ByteString) throws(BriefcaseError) -> [Value?] {
-        let mask = try readMask(&reader, count: fields.count, what, element: element)
-        var values: [Value?] = []
-        values.reserveCapacity(fields.count)
-        for (i, field) in fields.enumerated() {
-            if Self.bit(mask, i) {
-                do throws(BriefcaseError) {
-                    values.append(try Self.readValue(&reader, type: field.type))
-                } catch {
-                    var located = error
-                    located.message = "field '\(field.name)': " + error.message
-                    throw located
-                }
-            } else {
-                values.append(nil)
-            }
-        }
-        return values
     }
 }

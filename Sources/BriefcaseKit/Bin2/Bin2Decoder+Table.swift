@@ -23,33 +23,13 @@ extension Bin2Decoder {
             }
             reader.readerIndex = position + reader.base
             guard rowIndex < rowCount else { break }
-            rows.append(try decodeRow(&reader, rowIndex: rowIndex, fields: fields, name: name))
+            rows.append(try decodeValues(&reader, fields, setBitIsValue: false, mask: "NULL mask of row \(rowIndex)",
+                                         element: name, place: { "row \(rowIndex), " }))
             rowIndex += 1
         }
         var table = head.table
         table.rows = rows
         return table
-    }
-
-    /// One row, every read checked (errors name the row, the field and the offset).
-    private mutating func decodeRow(_ reader: inout ByteReader, rowIndex: Int, fields: [FieldDescriptor], name: ByteString) throws(BriefcaseError) -> Row {
-        let mask = try readMask(&reader, count: fields.count, "NULL mask of row \(rowIndex)", element: name)
-        var row: Row = []
-        row.reserveCapacity(fields.count)
-        for (column, field) in fields.enumerated() {
-            if Self.bit(mask, column) {
-                row.append(nil)
-            } else {
-                do throws(BriefcaseError) {
-                    row.append(try Self.readValue(&reader, type: field.type))
-                } catch {
-                    var located = error
-                    located.message = "row \(rowIndex), field '\(field.name)': " + error.message
-                    throw located
-                }
-            }
-        }
-        return row
     }
 
     /// Decodes the row at `position` (an index into `array`, whose storage `buffer` is) without

@@ -67,6 +67,31 @@ extension Bin2Decoder {
         return mask
     }
 
+    /// A mask of one bit per field (`what` names it in errors), then the values it says are there,
+    /// every read checked: a set bit is a NULL in a row, a value in a change (`setBitIsValue`).
+    /// An error names the field, after `place` ("row 5, ").
+    mutating func decodeValues<Field: ValueField>(_ reader: inout ByteReader, _ fields: [Field], setBitIsValue: Bool,
+                                                  mask what: @autoclosure () -> String, element: ByteString,
+                                                  place: () -> String = { "" }) throws(BriefcaseError) -> [Value?] {
+        let mask = try readMask(&reader, count: fields.count, what(), element: element)
+        var values: [Value?] = []
+        values.reserveCapacity(fields.count)
+        for (i, field) in fields.enumerated() {
+            guard Self.bit(mask, i) == setBitIsValue else {
+                values.append(nil)
+                continue
+            }
+            do throws(BriefcaseError) {
+                values.append(try Self.readValue(&reader, type: field.type))
+            } catch {
+                var located = error
+                located.message = place() + "field '\(field.name)': " + error.message
+                throw located
+            }
+        }
+        return values
+    }
+
     @inline(__always)
     static func bit(_ mask: ArraySlice<UInt8>, _ index: Int) -> Bool {
         mask[mask.startIndex + index >> 3] & (1 << UInt8(index & 7)) != 0
@@ -105,3 +130,13 @@ extension Bin2Decoder {
         }
     }
 }
+
+/// A column of a row (`FieldDescriptor`) or a field logged in a delta (`LoggedField`): the type
+/// its values are read as, the name errors give.
+protocol ValueField {
+    var name: ByteString { get }
+    var type: DataType { get }
+}
+
+extension FieldDescriptor: ValueField {}
+extension LoggedField: ValueField {}

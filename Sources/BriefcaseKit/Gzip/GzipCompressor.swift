@@ -18,32 +18,17 @@ public final class GzipCompressor {
     /// Size of the pieces handed to the sink.
     public static let outputChunkSize = 256 << 10
 
-    private let stream: UnsafeMutablePointer<z_stream>
-    private let buffer: UnsafeMutableRawBufferPointer
-    private var initialized = false
+    private let zlib = ZlibStream(outputSize: GzipCompressor.outputChunkSize)
 
     /// - Parameter level: 0 (store) to 9 (smallest); 6 is gzip's default.
     public init(level: Int = 6) throws(BriefcaseError) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        buffer = .allocate(byteCount: Self.outputChunkSize, alignment: 16)
         guard (0...9).contains(level) else {
             throw BriefcaseError(.invalidModel, "gzip: compression level \(level) is not between 0 and 9")
         }
         // 15 + 16: a 32 KiB window with a gzip header and trailer; memLevel 8 is zlib's default.
-        let status = deflateInit2_(stream, Int32(level), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            throw BriefcaseError(.io, "gzip: cannot start zlib's deflate (\(Gzip.describe(status, stream)))")
-        }
-        initialized = true
-    }
-
-    deinit {
-        if initialized { deflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
-        buffer.deallocate()
+        try zlib.start("deflate", {
+            deflateInit2_($0, Int32(level), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        }, end: deflateEnd)
     }
 
     /// Compresses the next `input` bytes; what deflate emits goes to `sink`.
@@ -54,17 +39,15 @@ public final class GzipCompressor {
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         var position = 0
         while position < input.count {
-            let available = min(input.count - position, Int(UInt32.max >> 1))
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes + position)
-            stream.pointee.avail_in = UInt32(available)
+            let available = min(input.count - position, ZlibStream.maximumInput)
+            zlib.setInput(bytes + position, count: available)
             try pump(Z_NO_FLUSH, sink)
-            let used = available - Int(stream.pointee.avail_in)
+            let used = available - zlib.pendingInput
             guard used > 0 else { throw BriefcaseError(.io, "gzip: zlib's deflate made no progress") }
             position += used
             totalIn += used
         }
-        stream.pointee.next_in = nil
-        stream.pointee.avail_in = 0
+        zlib.setInput(nil, count: 0)
     }
 
     /// Compresses the next `input` bytes; what deflate emits goes to `sink`.
@@ -76,8 +59,7 @@ public final class GzipCompressor {
     /// Ends the member: the rest of the compressed data and the trailer go to `sink`.
     public func finish(into sink: (UnsafeRawBufferPointer) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
         guard !isFinished else { return }
-        stream.pointee.next_in = nil
-        stream.pointee.avail_in = 0
+        zlib.setInput(nil, count: 0)
         try pump(Z_FINISH, sink)
         isFinished = true
     }
@@ -85,13 +67,10 @@ public final class GzipCompressor {
     /// Runs deflate until it has taken all input (and, for Z_FINISH, written the trailer).
     private func pump(_ flush: Int32, _ sink: (UnsafeRawBufferPointer) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
         while true {
-            stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            stream.pointee.avail_out = UInt32(buffer.count)
-            let status = deflate(stream, flush)
-            let produced = buffer.count - Int(stream.pointee.avail_out)
-            if produced > 0 {
-                totalOut += produced
-                try sink(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced))
+            let (status, produced) = zlib.step { deflate($0, flush) }
+            if produced.count > 0 {
+                totalOut += produced.count
+                try sink(produced)
             }
             switch status {
             case Z_STREAM_END:
@@ -99,15 +78,15 @@ public final class GzipCompressor {
             case Z_OK, Z_BUF_ERROR:
                 // Z_BUF_ERROR: no progress possible, i.e. deflate has nothing more to do for now.
                 if flush == Z_FINISH {
-                    if status == Z_BUF_ERROR && produced == 0 {
-                        throw BriefcaseError(.io, "gzip: deflate cannot finish (\(Gzip.describe(status, stream)))")
+                    if status == Z_BUF_ERROR && produced.count == 0 {
+                        throw BriefcaseError(.io, "gzip: deflate cannot finish (\(zlib.describe(status)))")
                     }
                     continue
                 }
-                if status == Z_OK && (stream.pointee.avail_out == 0 || stream.pointee.avail_in > 0) { continue }
+                if status == Z_OK && (zlib.outputFull || zlib.pendingInput > 0) { continue }
                 return
             default:
-                throw BriefcaseError(.io, "gzip: deflate failed (\(Gzip.describe(status, stream)))")
+                throw BriefcaseError(.io, "gzip: deflate failed (\(zlib.describe(status)))")
             }
         }
     }

@@ -29,9 +29,7 @@ public final class GzipDecompressor {
     /// Size of the pieces handed to the sink.
     public static let outputChunkSize = 256 << 10
 
-    private let stream: UnsafeMutablePointer<z_stream>
-    private let buffer: UnsafeMutableRawBufferPointer
-    private var initialized = false
+    private let zlib = ZlibStream(outputSize: GzipDecompressor.outputChunkSize)
     /// True between the first byte of a member and its end.
     private var inMember = false
     /// Compressed offset where the current (or next) member starts.
@@ -40,22 +38,9 @@ public final class GzipDecompressor {
 
     public init(limit: Int = Gzip.maximumOutput) throws(BriefcaseError) {
         self.limit = max(0, limit)
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        buffer = .allocate(byteCount: Self.outputChunkSize, alignment: 16)
         // 15 + 32: a 32 KiB window, and the wrapper (gzip or zlib) detected from the header.
-        let status = inflateInit2_(stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            throw BriefcaseError(.io, "gzip: cannot start zlib's inflate (\(Gzip.describe(status, stream)))")
-        }
-        initialized = true
-    }
-
-    deinit {
-        if initialized { inflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
-        buffer.deallocate()
+        try zlib.start("inflate", { inflateInit2_($0, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) },
+                       end: inflateEnd)
     }
 
     /// Inflates `input` (the next compressed bytes), handing what it yields to `sink`.
@@ -97,33 +82,28 @@ public final class GzipDecompressor {
                 inMember = true
                 memberStart = totalIn
             }
-            let available = min(input.count - position, Int(UInt32.max >> 1))
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes + position)
-            stream.pointee.avail_in = UInt32(available)
+            let available = min(input.count - position, ZlibStream.maximumInput)
+            zlib.setInput(bytes + position, count: available)
             var memberEnded = false
             while true {
-                stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                stream.pointee.avail_out = UInt32(buffer.count)
-                let status = inflate(stream, Z_NO_FLUSH)
-                let produced = buffer.count - Int(stream.pointee.avail_out)
-                let usedSoFar = available - Int(stream.pointee.avail_in)
-                let inputOffset = totalIn + usedSoFar
-                if produced > 0 {
-                    guard produced <= limit - totalOut else {
+                let (status, produced) = zlib.step { inflate($0, Z_NO_FLUSH) }
+                let inputOffset = totalIn + available - zlib.pendingInput
+                if produced.count > 0 {
+                    guard produced.count <= limit - totalOut else {
                         totalIn = inputOffset
                         throw BriefcaseError(.invalidData,
                             "gzip: the decompressed data would exceed the limit of \(limit) bytes; refusing to inflate further (a decompression bomb?)",
                             offset: inputOffset)
                     }
-                    totalOut += produced
-                    try sink(UnsafeRawBufferPointer(start: buffer.baseAddress, count: produced))
+                    totalOut += produced.count
+                    try sink(produced)
                 }
                 switch status {
                 case Z_STREAM_END:
                     memberEnded = true
                 case Z_OK:
                     // More output may be pending when the buffer filled up; else all input is in.
-                    if stream.pointee.avail_out == 0 || stream.pointee.avail_in > 0 { continue }
+                    if zlib.outputFull || zlib.pendingInput > 0 { continue }
                 case Z_BUF_ERROR:
                     // No progress possible: zlib needs more input than this chunk has.
                     break
@@ -133,24 +113,23 @@ public final class GzipDecompressor {
                 }
                 break
             }
-            let used = available - Int(stream.pointee.avail_in)
+            let used = available - zlib.pendingInput
             position += used
             totalIn += used
             if memberEnded {
                 members += 1
                 inMember = false
-                inflateReset(stream)
-            } else if used == 0 && stream.pointee.avail_in > 0 {
+                inflateReset(zlib.stream)
+            } else if used == 0 && zlib.pendingInput > 0 {
                 // Defensive: zlib neither consumed nor failed; never spin.
                 throw BriefcaseError(.invalidData, "gzip: zlib made no progress", offset: totalIn)
             }
         }
-        stream.pointee.next_in = nil
-        stream.pointee.avail_in = 0
+        zlib.setInput(nil, count: 0)
     }
 
     private func dataError(_ status: Int32, offset: Int) -> BriefcaseError {
-        let reason = Gzip.describe(status, stream)
+        let reason = zlib.describe(status)
         if status == Z_MEM_ERROR {
             return BriefcaseError(.io, "gzip: out of memory while inflating", offset: offset)
         }

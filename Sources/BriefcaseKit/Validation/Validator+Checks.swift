@@ -54,18 +54,10 @@ extension ValidationRun {
                              schemaFieldStarts: schemaFieldStarts, file: file)
         }
 
-        // Rows: the mask, then the non-NULL values.
-        let maskSize = (table.fields.count + 7) / 8
-        let storages = table.fields.map(\.type.storage)
+        let names = table.fields.map(\.name), storages = table.fields.map(\.type.storage)
         for (rowIndex, row) in table.rows.enumerated() {
-            offset = offset.map { $0 + maskSize }
-            for (column, value) in row.enumerated() {
-                guard let value, column < table.fields.count else { continue }
-                let fieldName = table.fields[column].name
-                checkValue(value, at: offset, element: name, file: file) {
-                    { codePage in "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'" }
-                }
-                if let storage = storages[column] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
+            checkRecord(row, names: names, storages: storages, offset: &offset, element: name, file: file) { fieldName in
+                { codePage in "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'" }
             }
         }
     }
@@ -151,8 +143,7 @@ extension ValidationRun {
 
         checkLoggedFields(delta, loggedStarts: loggedStarts, file: file)
 
-        let maskSize = (delta.loggedFields.count + 7) / 8
-        let storages = delta.loggedFields.map(\.type.storage)
+        let names = delta.loggedFields.map(\.name), storages = delta.loggedFields.map(\.type.storage)
         for (changeIndex, change) in delta.changes.enumerated() {
             if !change.type.isKnown {
                 let code = change.type.rawValue
@@ -166,14 +157,8 @@ extension ValidationRun {
             }
             offset = offset.map { $0 + 16 + change.message.count }
             for (side, values) in [("old", change.oldValues), ("new", change.newValues)] {
-                offset = offset.map { $0 + maskSize }
-                for (i, value) in values.enumerated() {
-                    guard let value, i < delta.loggedFields.count else { continue }
-                    let fieldName = delta.loggedFields[i].name
-                    checkValue(value, at: offset, element: name, file: file) {
-                        { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
-                    }
-                    if let storage = storages[i] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
+                checkRecord(values, names: names, storages: storages, offset: &offset, element: name, file: file) { fieldName in
+                    { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
                 }
             }
         }
@@ -214,6 +199,19 @@ extension ValidationRun {
     }
 
     // MARK: values
+
+    /// The checks on one record (a row, or the old or new values of a change) at `offset`: its mask,
+    /// then the present values in the storages of the fields `names`; `offset` ends after it.
+    /// `place` gives the words that place a value of a field by its name ("row 5, field 'Name'").
+    private mutating func checkRecord(_ values: [Value?], names: [ByteString], storages: [ValueStorage?], offset: inout Int?,
+                                      element: ByteString, file: String?, _ place: (ByteString) -> (CodePage) -> String) {
+        offset = offset.map { $0 + (names.count + 7) / 8 }
+        for (i, value) in values.enumerated() {
+            guard let value, i < names.count else { continue }
+            checkValue(value, at: offset, element: element, file: file) { place(names[i]) }
+            if let storage = storages[i] { offset = offset.map { $0 + Self.size(of: value, storage: storage) } }
+        }
+    }
 
     /// The checks on one value at `offset` (the first byte of its encoding). `makeContext` gives
     /// the words that place the value ("row 5, field 'Name'"); it is only called for a finding,
