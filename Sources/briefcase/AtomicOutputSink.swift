@@ -14,6 +14,20 @@ struct AtomicOutputSink: ResettableByteSink {
         self.output = output
     }
 
+    /// A temporary file for `path` and a sink into it (gzip for a `.gz` name), showing the bytes
+    /// written on `progress`; nothing is left behind when the sink cannot be made.
+    static func make(path: String, progress: ProgressBar?) throws(BriefcaseError) -> (AtomicOutput, AtomicOutputSink) {
+        var file = try AtomicOutput(path: path)
+        do throws(BriefcaseError) {
+            var sink = try AtomicOutputSink(output: file, gzip: GzipOutput.wanted(path))
+            sink.progress = progress
+            return (file, sink)
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
     init(output: AtomicOutput, gzip: Bool) throws(BriefcaseError) {
         self.output = output
         compressor = gzip ? try GzipCompressor() : nil

@@ -6,7 +6,7 @@ import BriefcaseKit
 /// Where `convert` writes: the output format's sink over a temporary file or folder next to
 /// OUTPUT (or standard output), moved into place by `finish` once everything is written, so a
 /// failed conversion leaves nothing behind; `discard` removes what was written.
-protocol ConversionOutput: BriefcaseSink {
+protocol ConversionOutput: ForwardingSink {
     mutating func discard()
 }
 
@@ -14,25 +14,22 @@ protocol ConversionOutput: BriefcaseSink {
 /// written from memory at the end: the writer patches the index position, which a pipe or a
 /// compressed stream cannot seek back to.
 struct BinaryConversionOutput: ConversionOutput {
-    private var sink: BinarySink<SeekableOutput>
-    private var output: SeekableOutput { sink.output }
+    var inner: BinarySink<SeekableOutput>
+
 
     init(path: String, container: ContainerFormat) throws(BriefcaseError) {
-        sink = BinarySink(output: try SeekableOutput(path: path), container: container)
+        inner = BinarySink(output: try SeekableOutput(path: path), container: container)
     }
 
-    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try sink.begin(head) }
-    mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
-    mutating func abandon() { sink.abandon() }
 
     mutating func finish() throws(BriefcaseError) {
-        try sink.finish()
-        var output = sink.output
+        try inner.finish()
+        var output = inner.output
         try output.commit()
     }
 
     mutating func discard() {
-        var output = sink.output
+        var output = inner.output
         output.discard()
     }
 }
@@ -69,31 +66,20 @@ struct SeekableOutput: BriefcaseStreamOutput {
 
 /// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name.
 struct JSONConversionOutput: ConversionOutput {
-    private var sink: JSONDocumentEncoder<AtomicOutputSink>
+    var inner: JSONDocumentEncoder<AtomicOutputSink>
     private let file: AtomicOutput
 
     init(path: String, progress: ProgressBar?) throws(BriefcaseError) {
-        file = try AtomicOutput(path: path)
-        do {
-            var target = try AtomicOutputSink(output: file, gzip: GzipOutput.wanted(path))
-            target.progress = progress
-            sink = JSONDocumentEncoder(sink: target, codePage: .utf8)
-        } catch {
-            var file = file
-            file.discard()
-            throw error
-        }
+        let target: AtomicOutputSink
+        (file, target) = try AtomicOutputSink.make(path: path, progress: progress)
+        inner = JSONDocumentEncoder(sink: target, codePage: .utf8)
     }
 
-    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try sink.begin(head) }
-    mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
-    mutating func abandon() { sink.abandon() }
-    mutating func wroteOnlyValidUTF8() -> Bool? { sink.wroteOnlyValidUTF8() }
 
     mutating func finish() throws(BriefcaseError) {
-        try sink.finish()
-        try sink.writer.sink.finish()
-        var output = sink.writer.sink.output
+        try inner.finish()
+        try inner.writer.sink.finish()
+        var output = inner.writer.sink.output
         try output.commit()
     }
 
@@ -106,7 +92,7 @@ struct JSONConversionOutput: ConversionOutput {
 /// A folder briefcase (`FolderSink`) written into a temporary folder next to OUTPUT, which then
 /// takes its place (`FolderOutput.replace`).
 struct FolderConversionOutput: ConversionOutput {
-    private var sink: FolderSink
+    var inner: FolderSink
     private let destination: String
     private let registration: Int
 
@@ -114,61 +100,42 @@ struct FolderConversionOutput: ConversionOutput {
         destination = path
         let (temporary, registration) = FolderOutput.temporary(for: path)
         self.registration = registration
-        sink = FolderSink(path: temporary)
+        inner = FolderSink(path: temporary)
     }
 
-    var needsHeads: Bool { true }
-    mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try sink.prepare(heads: heads) }
-    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try sink.begin(head) }
-    mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
-    mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try sink.element(element, at: position) }
-    mutating func abandon() { sink.abandon() }
 
     mutating func finish() throws(BriefcaseError) {
-        try sink.finish()
-        try FolderOutput.replace(destination, with: sink.path, registration: registration)
+        try inner.finish()
+        try FolderOutput.replace(destination, with: inner.path, registration: registration)
     }
 
     mutating func discard() {
-        FolderOutput.remove(sink.path, registration: registration)
+        FolderOutput.remove(inner.path, registration: registration)
     }
 }
 
 /// The datastore snapshot document (`SnapshotSink`), gzip for a `.gz` name. Limits broken are
 /// known only at the end: refused then (unless `ignoreLimits`), so nothing is left behind.
 struct SnapshotConversionOutput: ConversionOutput {
-    private var sink: SnapshotSink<AtomicOutputSink>
+    var inner: SnapshotSink<AtomicOutputSink>
     private let file: AtomicOutput
     private let inputPath: String
     private let ignoreLimits: Bool
 
     init(path: String, inputPath: String, ignoreLimits: Bool, progress: ProgressBar?) throws(BriefcaseError) {
-        file = try AtomicOutput(path: path)
+        let target: AtomicOutputSink
+        (file, target) = try AtomicOutputSink.make(path: path, progress: progress)
         self.inputPath = inputPath
         self.ignoreLimits = ignoreLimits
-        do {
-            var target = try AtomicOutputSink(output: file, gzip: GzipOutput.wanted(path))
-            target.progress = progress
-            sink = SnapshotSink(output: target)
-        } catch {
-            var file = file
-            file.discard()
-            throw error
-        }
+        inner = SnapshotSink(output: target)
     }
 
-    var needsHeads: Bool { true }
-    mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try sink.prepare(heads: heads) }
-    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try sink.begin(head) }
-    mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
-    mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try sink.element(element, at: position) }
-    mutating func abandon() { sink.abandon() }
 
     mutating func finish() throws(BriefcaseError) {
-        try sink.finish()
-        try check(sink.summary!)
-        try sink.writer.sink.finish()
-        var output = sink.writer.sink.output
+        try inner.finish()
+        try check(inner.summary!)
+        try inner.writer.sink.finish()
+        var output = inner.writer.sink.output
         try output.commit()
     }
 

@@ -128,7 +128,7 @@ struct InputSource {
                 }
                 // The text is written in the code page given, else in the one the document names.
                 var overriding = CodePageOverride(sink, codePage: encoding)
-                defer { sink = overriding.sink }
+                defer { sink = overriding.inner }
                 try reader.read(into: &overriding)
             }
         } catch {

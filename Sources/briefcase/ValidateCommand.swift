@@ -179,7 +179,7 @@ struct ValidateCommand: ParsableCommand {
         for (severity, findings) in [("error", report.errors), ("warning", report.warnings)] {
             for finding in findings { text += line(report.path, finding, severity) + "\n" }
         }
-        writeStandardError(text)
+        Console.write(text)
     }
 
     static func line(_ path: String, _ finding: Finding, _ severity: String) -> String {
@@ -223,17 +223,5 @@ struct ValidateCommand: ParsableCommand {
             w.writeRaw("}")
         }
         w.writeRaw(reports.isEmpty ? "]\n" : "\n]\n")
-    }
-
-    static func writeStandardError(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
     }
 }

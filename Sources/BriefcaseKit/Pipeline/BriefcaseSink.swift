@@ -91,29 +91,39 @@ public struct BriefcaseCollector: BriefcaseSink {
     }
 }
 
+/// A sink around another (`inner`): everything passes through, except what the wrapper adds by
+/// implementing it itself.
+public protocol ForwardingSink: BriefcaseSink {
+    associatedtype Inner: BriefcaseSink
+    var inner: Inner { get set }
+}
+
+extension ForwardingSink {
+    public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try inner.begin(head) }
+    public mutating func element(_ element: Element) throws(BriefcaseError) { try inner.element(element) }
+    public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try inner.element(element, at: position) }
+    public mutating func finish() throws(BriefcaseError) { try inner.finish() }
+    public mutating func abandon() { inner.abandon() }
+    public var needsHeads: Bool { inner.needsHeads }
+    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try inner.prepare(heads: heads) }
+    public mutating func wroteOnlyValidUTF8() -> Bool? { inner.wroteOnlyValidUTF8() }
+}
+
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
-public struct CodePageOverride<Sink: BriefcaseSink>: BriefcaseSink {
-    public var sink: Sink
+public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
+    public var inner: Inner
     public let codePage: CodePage?
 
     /// With `codePage` nil, the heads pass unchanged.
-    public init(_ sink: Sink, codePage: CodePage?) {
-        self.sink = sink
+    public init(_ sink: Inner, codePage: CodePage?) {
+        self.inner = sink
         self.codePage = codePage
     }
 
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         var head = head
         if let codePage { head.codePage = codePage }
-        try sink.begin(head)
+        try inner.begin(head)
     }
-
-    public mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
-    public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try sink.element(element, at: position) }
-    public mutating func finish() throws(BriefcaseError) { try sink.finish() }
-    public mutating func abandon() { sink.abandon() }
-    public var needsHeads: Bool { sink.needsHeads }
-    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try sink.prepare(heads: heads) }
-    public mutating func wroteOnlyValidUTF8() -> Bool? { sink.wroteOnlyValidUTF8() }
 }
