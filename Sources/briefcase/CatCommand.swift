@@ -48,7 +48,7 @@ struct CatCommand: ParsableCommand {
     func run() throws {
         let inputFormat = try FileFormat.ofInput(path, explicit: from)
         var selection = TableSelection(named: table)
-        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage).read(into: &selection, textOutput: true)
+        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage).readNamingInput(into: &selection, textOutput: true)
         let codePage = selection.codePage
         guard selection.dataset != nil || selection.delta != nil else {
             throw ValidationError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")

@@ -101,7 +101,7 @@ struct BriefcaseSummary {
             return BriefcaseSummary(format: format, codePage: codePage, properties: [], tables: group(items))
         default:
             var counts = ElementCounts()
-            try InputSource(path: path, format: format, encoding: encoding).read(into: &counts, textOutput: true)
+            try InputSource(path: path, format: format, encoding: encoding).readNamingInput(into: &counts, textOutput: true)
             return BriefcaseSummary(format: format, codePage: counts.head?.codePage ?? .utf8, properties: counts.head?.properties ?? [],
                                     tables: group(counts.items))
         }

@@ -19,6 +19,15 @@ struct InputSource {
     /// output is text, `textOutput`), the decoding warnings and the elements left out. A sink
     /// that needs every head first gets a document read whole from a source that cannot give
     /// them first (JSON as it arrives), or from a damaged input with `skipDamaged`.
+    /// For a sink that cannot fail itself (`cat`, `info`): every error names the input.
+    func readNamingInput<Sink: BriefcaseSink>(into sink: inout Sink, textOutput: Bool) throws {
+        do {
+            try read(into: &sink, textOutput: textOutput)
+        } catch let error as BriefcaseError where error.file == nil {
+            throw error.inFile(path)
+        }
+    }
+
     func read<Sink: BriefcaseSink>(into sink: inout Sink, textOutput: Bool, canRestart: Bool = true) throws {
         switch format {
         case .dabriefcase, .bin2, .folder: try readElements(into: &sink, textOutput: textOutput, canRestart: canRestart)

@@ -140,13 +140,15 @@ struct ValidateCommand: ParsableCommand {
         case .snapshot?:
             return SnapshotValidation.validate(bytes: bytes, path: path, options: options)
         case .json?:
-            let document: BriefcaseDocument
-            do throws(BriefcaseError) {
-                document = try JSONDocumentDecoder().decode(bytes)
-            } catch {
-                return ValidationReport.failure(path: path, format: "json", check: .jsonDocument, error: error)
+            // The document read as it comes into the validation sink.
+            var sink = ValidationSink(path: path, format: "json", options: options)
+            let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
+                var reader = JSONStreamReader(buffer)
+                do throws(BriefcaseError) { try reader.read(into: &sink) } catch { return error }
+                return nil
             }
-            return Validator.validate(document: document, path: path, format: "json", options: options)
+            if let failure { return ValidationReport.failure(path: path, format: "json", check: .jsonDocument, error: failure) }
+            return sink.report!
         default:
             return ValidationReport(path: path, format: "", errors: [Finding(.input,
                 "not a briefcase: the content is neither a DABRC600 file, a DABIN200 stream nor a JSON document (name the format with --from)",

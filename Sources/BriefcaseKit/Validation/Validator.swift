@@ -52,13 +52,13 @@ public enum Validator {
         return run.finish(path: path, format: container.rawValue)
     }
 
-    /// Validates a decoded model (a JSON document): every check that does not need the bytes.
-    /// Findings carry no offsets.
+    /// Validates a decoded model: every check that does not need the bytes (the model read into a
+    /// `ValidationSink`). Findings carry no offsets.
     public static func validate(document: BriefcaseDocument, path: String, format: String = "json",
                                 options: ValidationOptions = ValidationOptions()) -> ValidationReport {
-        var run = ValidationRun(options: options)
-        run.addDocument(document)
-        return run.finish(path: path, format: format)
+        var sink = ValidationSink(path: path, format: format, options: options)
+        try! document.read(into: &sink, codePage: options.codePage ?? .utf8)  // the sink refuses nothing
+        return sink.report!
     }
 
     /// Validates a folder briefcase: every `*.daBriefcase` table file (findings name the file),
@@ -274,16 +274,18 @@ struct ValidationRun {
         }, offset: boundary, element: entry.name, file: file)
     }
 
-    /// A model without bytes (a JSON document).
-    mutating func addDocument(_ document: BriefcaseDocument) {
-        properties += document.file.properties
-        if !document.file.headerPadding.isEmpty {
-            add(.warning, .dataOffset, "\(document.file.headerPadding.count) bytes between the end of the properties and the data offset; Data Abstract skips them")
+    /// The head of a briefcase without bytes (a JSON document, a model).
+    mutating func addHead(_ head: BriefcaseHead) {
+        properties += head.properties
+        if !head.headerPadding.isEmpty {
+            add(.warning, .dataOffset, "\(head.headerPadding.count) bytes between the end of the properties and the data offset; Data Abstract skips them")
         }
-        for element in document.file.stream.elements {
-            listed.append(Listed(kind: element.kind, name: element.name, file: nil, entryOffset: nil))
-            located.append(Located(element: element, file: nil, start: nil))
-        }
+    }
+
+    /// An element without bytes.
+    mutating func addElement(_ element: Element) {
+        listed.append(Listed(kind: element.kind, name: element.name, file: nil, entryOffset: nil))
+        located.append(Located(element: element, file: nil, start: nil))
     }
 
     // MARK: result
