@@ -65,15 +65,24 @@ extension BriefcaseElements {
                                            skipDamaged: Bool, canRestart: Bool) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
         var decoded = Set<Int>()  // in this pass
-        func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport) throws(BriefcaseError) -> Element? {
+        /// Element `i`, or nil when it is left out; its warnings go to the report (the first time
+        /// it is decoded, and only when it decodes) and to the sink (after `leftOut` for one that fails).
+        func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport, sink: inout Sink) throws(BriefcaseError) -> Element? {
             let again = !decoded.insert(i).inserted
-            var repeated: [DecodingWarning] = []
+            var warnings: [DecodingWarning] = []
             do throws(BriefcaseError) {
-                return again ? try decode(i, warnings: &repeated) : try decode(i, warnings: &report.warnings)
+                let element = try decode(i, warnings: &warnings)
+                if !again {
+                    report.warnings += warnings
+                    sink.warnings(warnings, at: i)
+                }
+                return element
             } catch {
                 guard skipDamaged, error.kind != .io else { throw error }
                 if !again {
                     report.skipped.append(SkippedElement(index: i, kind: elements[i].kind, name: elements[i].label, error: error))
+                    try sink.leftOut(at: i, error: error)
+                    sink.warnings(warnings, at: i)
                 }
                 return nil
             }
@@ -86,7 +95,7 @@ extension BriefcaseElements {
             decoded = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
             for i in order ?? Array(elements.indices) {
-                guard let element = try decodeOrSkip(i, &report) else { continue }
+                guard let element = try decodeOrSkip(i, &report, sink: &sink) else { continue }
                 if let check {
                     if check.holdsWhileValidUTF8 {
                         _ = sink.wroteOnlyValidUTF8() // what came before this element was checked already
@@ -140,10 +149,15 @@ extension BriefcaseElements {
         // The exact pass: every readable element once, keeping heads and witnesses only.
         var heads: [Element] = []
         var witnesses = CodePageWitnesses()
-        var scratch = ElementConversionReport(codePage: .utf8)
-        decoded = []
         for i in elements.indices {
-            guard let element = try decodeOrSkip(i, &scratch) else { continue }
+            var ignored: [DecodingWarning] = []  // (reported by the pass that writes)
+            let element: Element
+            do throws(BriefcaseError) {
+                element = try decode(i, warnings: &ignored)
+            } catch {
+                guard skipDamaged, error.kind != .io else { throw error }
+                continue
+            }
             heads.append(element.head)
             witnesses.add(element)
         }

@@ -85,11 +85,17 @@ public final class BriefcaseElements {
             warnings.append(DecodingWarning(message: "\(padding.count) bytes between the properties and the data offset",
                                             offset: streamStart - padding.count))
         }
+        self.init(source, container: container, properties: properties, headerPadding: padding, index: index)
+        containerWarnings = warnings
+    }
+
+    /// The elements of `index`, whose header and index were read already.
+    convenience init(_ source: BriefcaseSource, container: ContainerFormat, properties: [BriefcaseProperty],
+                     headerPadding: ByteString, index: ElementIndex) {
         let elements = index.entries.map {
             Stored(kind: $0.kind, name: $0.name, source: source, indexEntry: $0, positionBase: index.positionBase)
         }
-        self.init(path: source.path, container: container, properties: properties, headerPadding: padding, elements: elements)
-        containerWarnings = warnings
+        self.init(path: source.path, container: container, properties: properties, headerPadding: headerPadding, elements: elements)
     }
 
     /// The elements of a briefcase opened with `Briefcase.open` whose tables were not loaded, in
@@ -108,7 +114,8 @@ public final class BriefcaseElements {
         if briefcase.kind == .folder { folderCodePage = briefcase.codePage }
     }
 
-    /// Reads and decodes element `i`; its warnings are appended to `warnings`. Errors name the
+    /// Reads and decodes element `i`; its warnings (also those before a failure) are appended to
+    /// `warnings`. Errors name the
     /// file, the element and the byte offset (in that file). With `reusingMemory` (what a
     /// conversion wants: it drops each element before the next), the element is read into the
     /// memory of the one before when nothing holds that any more.
@@ -117,9 +124,8 @@ public final class BriefcaseElements {
         do throws(BriefcaseError) {
             let (bytes, base) = reusingMemory ? try stored.source.bytes(stored.range, reusing: &spare) : try stored.source.bytes(stored.range)
             var decoder = Bin2Decoder(bytes: bytes, base: base)
-            let element = try decoder.decodeElement(stored.indexEntry, positionBase: stored.positionBase)
-            warnings += decoder.warnings
-            return element
+            defer { warnings += decoder.warnings }  // also what it warned about before failing
+            return try decoder.decodeElement(stored.indexEntry, positionBase: stored.positionBase)
         } catch {
             guard error.file == nil, let path = stored.path else { throw error }
             throw error.inFile(path)

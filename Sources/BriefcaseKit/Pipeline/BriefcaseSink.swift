@@ -49,6 +49,15 @@ public protocol BriefcaseSink {
     /// writer checks each one anyway), which spares a source that detects the code page a second
     /// walk over the element; nil when the sink does not look. Default: nil.
     mutating func wroteOnlyValidUTF8() -> Bool?
+
+    /// What the decoder warned about while reading the element at `position` (before its
+    /// `element(_:at:)`, or after `leftOut` when it failed). Default: nothing (the source reports
+    /// them to its caller anyway); a sink that judges the input (`validate`) takes them here.
+    mutating func warnings(_ warnings: [DecodingWarning], at position: Int)
+
+    /// The element at `position` that the source leaves out (`skipDamaged`): its bytes did not
+    /// decode. Default: nothing.
+    mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError)
 }
 
 extension BriefcaseSink {
@@ -56,6 +65,8 @@ extension BriefcaseSink {
     public var needsHeads: Bool { false }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { nil }
     public mutating func wroteOnlyValidUTF8() -> Bool? { nil }
+    public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {}
+    public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
@@ -107,6 +118,8 @@ extension ForwardingSink {
     public var needsHeads: Bool { inner.needsHeads }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try inner.prepare(heads: heads) }
     public mutating func wroteOnlyValidUTF8() -> Bool? { inner.wroteOnlyValidUTF8() }
+    public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) { inner.warnings(warnings, at: position) }
+    public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source

@@ -224,18 +224,46 @@ struct ValidationRun {
                 offset: trailing.offset, file: file)
         }
 
-        for entry in index.entries {
-            let (bytes, base) = try source.bytes(entry.range)
-            var decoder = Bin2Decoder(bytes: bytes, base: base)
-            do throws(BriefcaseError) {
-                let element = try decoder.decodeElement(entry, positionBase: index.positionBase)
-                located.append(Located(element: element, file: file, start: entry.range.lowerBound))
-            } catch {
-                let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
-                add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
-                if check == .decoding { try diagnoseOverrun(entry, index: index, source: source, file: file) }
-            }
-            for warning in decoder.warnings {
+        // The elements through the one element reader, into the checks (damaged ones left out
+        // and reported); the code page is decided at the end (`finish`), none is detected here.
+        let elements = BriefcaseElements(source, container: container, properties: [], headerPadding: .empty, index: index)
+        var checks = ElementChecks(run: self, entries: index.entries, index: index, source: source, file: file)
+        self = ValidationRun(options: options)  // (the checks hold the run meanwhile: no second copy of its findings)
+        defer { self = checks.run }
+        _ = try elements.read(into: &checks, encoding: .utf8, skipDamaged: true)
+    }
+
+    /// The elements of one file as a sink: each one decoded is kept for the model checks, each
+    /// one left out is an error (and an overlap, when it reads on into the next), and what the
+    /// decoder warned about is classified.
+    struct ElementChecks: BriefcaseSink {
+        var run: ValidationRun
+        let entries: [ElementIndex.Entry]
+        let index: ElementIndex
+        let source: BriefcaseSource
+        let file: String?
+
+        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {}
+        mutating func finish() throws(BriefcaseError) {}
+        mutating func abandon() {}
+
+        mutating func element(_ element: Element) throws(BriefcaseError) {
+            throw BriefcaseError(.invalidModel, "internal: the checks are fed by a source that gives positions")
+        }
+
+        mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
+            run.located.append(Located(element: element, file: file, start: entries[position].range.lowerBound))
+        }
+
+        mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {
+            let entry = entries[position]
+            let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
+            run.add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
+            if check == .decoding { try run.diagnoseOverrun(entry, index: index, source: source, file: file) }
+        }
+
+        mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {
+            for warning in warnings {
                 let check: ValidationCheck
                 if warning.message.hasPrefix("schema end position") {
                     check = .schemaEnd
@@ -244,13 +272,13 @@ struct ValidationRun {
                 } else {
                     check = .decoding
                 }
-                add(.warning, check, warning.message, offset: warning.offset, element: entry.name, file: file)
+                run.add(.warning, check, warning.message, offset: warning.offset, element: entries[position].name, file: file)
             }
         }
     }
 
     /// An element that failed to decode: when its data reads through, past its end, it overlaps what the index places after it (the next element, or the index itself).
-    private mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, source: BriefcaseSource, file: String?) throws(BriefcaseError) {
+    mutating func diagnoseOverrun(_ entry: ElementIndex.Entry, index: ElementIndex, source: BriefcaseSource, file: String?) throws(BriefcaseError) {
         // Read on to the end of the index at most: what follows it is not part of the briefcase.
         let (bytes, base) = try source.bytes(entry.range.lowerBound ..< index.end)
         var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: index.end)
