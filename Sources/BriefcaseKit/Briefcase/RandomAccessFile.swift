@@ -10,11 +10,16 @@ import Glibc
 /// closed one is opened again by path when next read — after checking that the path still names
 /// the same file (device, inode and size), else the read fails. So any number of tables works
 /// under a small `ulimit -n` (Spec/robustness.md §8.5).
+///
+/// Several threads may read through one handle at once (a conversion decodes elements on worker
+/// threads): `@unchecked Sendable` because its only mutable state — the descriptor, its use
+/// count and the bytes-read count — lives in its `OpenDescriptors.Slot`, changed only under that
+/// registry's lock; the `pread`s themselves run unlocked, side by side.
 public final class RandomAccessFile: @unchecked Sendable {
     public let path: String
     public let size: Int
     /// Bytes read so far through this handle.
-    public private(set) var bytesRead = 0
+    public var bytesRead: Int { OpenDescriptors.bytesRead(descriptor) }
     /// The descriptor (closed and reopened as `OpenDescriptors` decides) and the file's identity.
     private let descriptor: OpenDescriptors.Slot
     private let device: UInt64, inode: UInt64
@@ -41,26 +46,26 @@ public final class RandomAccessFile: @unchecked Sendable {
     }
 
     /// Reads `count` bytes at file offset `offset` into `buffer`; false when the file ends first.
+    /// The descriptor is held open (`OpenDescriptors.acquire`) but not locked while it reads.
     private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
-        try OpenDescriptors.using(descriptor) { () throws(BriefcaseError) -> Bool in
-            if descriptor.fd < 0 {
-                let (reopened, info) = try Self.openRegular(path)
-                guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
-                    close(reopened)
-                    throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
-                }
-                descriptor.fd = reopened
+        let fd = try OpenDescriptors.acquire(descriptor) { () throws(BriefcaseError) -> Int32 in
+            let (reopened, info) = try Self.openRegular(path)
+            guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
+                close(reopened)
+                throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
             }
-            var done = 0
-            while done < count {
-                let n = pread(descriptor.fd, buffer + done, count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { throw FileIO.ioError("cannot read", path) }
-                if n == 0 { return false }
-                done += n
-            }
-            return true
+            return reopened
         }
+        var done = 0
+        defer { OpenDescriptors.release(descriptor, bytesRead: done) }
+        while done < count {
+            let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw FileIO.ioError("cannot read", path) }
+            if n == 0 { return false }
+            done += n
+        }
+        return true
     }
 
     /// The bytes at `range` (clamped to the file).
@@ -83,7 +88,6 @@ public final class RandomAccessFile: @unchecked Sendable {
             }
         }
         if let failure { throw failure }
-        bytesRead += bytes.count
         return bytes
     }
 
@@ -138,7 +142,6 @@ public final class RandomAccessFile: @unchecked Sendable {
             }
         }
         if let failure { throw failure }
-        bytesRead += count
         spare = bytes
         return bytes
     }
@@ -150,16 +153,20 @@ public final class RandomAccessFile: @unchecked Sendable {
     }
 }
 
-/// The descriptors `RandomAccessFile`s hold open: at most `limit`; opening or reading one more
-/// closes the least recently read. One lock around each read, so a descriptor is never closed
-/// while another thread reads through it.
+/// The descriptors `RandomAccessFile`s hold open: at most `limit`, beyond what reads in progress
+/// hold; opening or reading one more closes the least recently read that no read is using. The
+/// lock is held to open, count and close, never across a read, so threads read side by side and
+/// a descriptor is never closed while a read goes through it.
 enum OpenDescriptors {
     static let limit = 16
 
-    /// One file's descriptor (-1 while closed) and when it was last read.
+    /// One file's descriptor (-1 while closed), when it was last read, how many reads are going
+    /// through it now, and how many bytes were read through it. Changed only under the lock.
     final class Slot {
         var fd: Int32
         var lastUse = 0
+        var readers = 0
+        var bytesRead = 0
         init(fd: Int32) { self.fd = fd }
     }
 
@@ -181,22 +188,38 @@ enum OpenDescriptors {
         closeLeastRecentlyUsed()
     }
 
-    /// Runs `body` (which opens the file again if it was closed) with the lock held.
-    static func using<T>(_ slot: Slot, _ body: () throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
+    /// The slot's descriptor, opened again with `reopen` if it was closed, and held open for one
+    /// read until `release`.
+    static func acquire(_ slot: Slot, reopen: () throws(BriefcaseError) -> Int32) throws(BriefcaseError) -> Int32 {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         clock += 1
         slot.lastUse = clock
-        let wasOpen = slot.fd >= 0
-        let result = try body()
-        if !wasOpen {
+        if slot.fd < 0 {
+            slot.fd = try reopen()
             open[ObjectIdentifier(slot)] = slot
-            closeLeastRecentlyUsed()
         }
-        return result
+        slot.readers += 1
+        closeLeastRecentlyUsed()
+        return slot.fd
     }
 
-    /// A file going away: its descriptor is closed.
+    /// A read through the slot's descriptor is over, having read `bytesRead` bytes.
+    static func release(_ slot: Slot, bytesRead: Int) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        slot.readers -= 1
+        slot.bytesRead += bytesRead
+        closeLeastRecentlyUsed()  // (what reads in progress kept open past the limit)
+    }
+
+    static func bytesRead(_ slot: Slot) -> Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return slot.bytesRead
+    }
+
+    /// A file going away: its descriptor is closed (no read is using it: its handle is gone).
     static func remove(_ slot: Slot) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
@@ -205,10 +228,11 @@ enum OpenDescriptors {
         slot.fd = -1
     }
 
-    /// Closes the least recently read descriptor while more than `limit` are open (the one just
-    /// used is the most recent, so it stays).
+    /// Closes the least recently read descriptors that no read is using while more than `limit`
+    /// are open (the one just used is the most recent, so it stays).
     private static func closeLeastRecentlyUsed() {
-        while open.count > limit, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        while open.count > limit,
+              let oldest = open.filter({ $0.value.readers == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
             open[oldest.key] = nil
             close(oldest.value.fd)
             oldest.value.fd = -1
