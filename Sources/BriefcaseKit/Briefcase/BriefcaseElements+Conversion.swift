@@ -38,8 +38,15 @@ extension BriefcaseElements {
     /// Damage: an element whose bytes fail to decode stops the reading with its error (file,
     /// element, offset) — or, with `skipDamaged`, is left out and listed in the report. I/O
     /// errors always stop it.
+    ///
+    /// Jobs: with `jobs` above 1, worker threads decode up to `jobs` elements ahead of the sink
+    /// (`ElementDecoding`), which is still called from this thread alone, element by element in
+    /// its order: what it writes, the warnings and the elements left out, the code page chosen
+    /// and any restart are those of `jobs: 1`, byte for byte. Memory then holds up to `jobs`
+    /// elements instead of one. The default, 1, starts no thread: a library does not take the
+    /// machine's cores unasked (the `briefcase` tool passes `--jobs`, by default every core).
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
-                                          canRestart: Bool = true) throws(BriefcaseError) -> ElementConversionReport {
+                                          canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
             // Each head is read once, for the sink and for the code page detection.
             let heads: [Element?] = sink.needsHeads || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
@@ -52,7 +59,7 @@ extension BriefcaseElements {
                 order = try sink.prepare(heads: complete)
             }
             let report = try read(into: &sink, order: order, heads: heads, encoding: encoding, skipDamaged: skipDamaged,
-                                  canRestart: canRestart)
+                                  canRestart: canRestart, jobs: max(1, jobs))
             try sink.finish()
             return report
         } catch {
@@ -62,27 +69,28 @@ extension BriefcaseElements {
     }
 
     private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,
-                                           skipDamaged: Bool, canRestart: Bool) throws(BriefcaseError) -> ElementConversionReport {
+                                           skipDamaged: Bool, canRestart: Bool, jobs: Int) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
-        var decoded = Set<Int>()  // in this pass
-        /// Element `i`, or nil when it is left out; its warnings go to the report (the first time
-        /// it is decoded, and only when it decodes) and to the sink (after `leftOut` for one that fails).
-        func decodeOrSkip(_ i: Int, _ report: inout ElementConversionReport, sink: inout Sink) throws(BriefcaseError) -> Element? {
-            let again = !decoded.insert(i).inserted
-            var warnings: [DecodingWarning] = []
-            do throws(BriefcaseError) {
-                let element = try decode(i, warnings: &warnings)
+        var seen = Set<Int>()  // in this pass
+        /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
+        /// report (the first time it comes, and only when it decodes) and to the sink (after
+        /// `leftOut` for one that fails).
+        func takeOrSkip(_ decoded: DecodedElement, at i: Int, _ report: inout ElementConversionReport,
+                        sink: inout Sink) throws(BriefcaseError) -> Element? {
+            let again = !seen.insert(i).inserted
+            switch decoded.outcome {
+            case .success(let element):
                 if !again {
-                    report.warnings += warnings
-                    sink.warnings(warnings, at: i)
+                    report.warnings += decoded.warnings
+                    sink.warnings(decoded.warnings, at: i)
                 }
                 return element
-            } catch {
+            case .failure(let error):
                 guard skipDamaged, error.kind != .io else { throw error }
                 if !again {
                     report.skipped.append(SkippedElement(index: i, kind: elements[i].kind, name: elements[i].label, error: error))
                     try sink.leftOut(at: i, error: error)
-                    sink.warnings(warnings, at: i)
+                    sink.warnings(decoded.warnings, at: i)
                 }
                 return nil
             }
@@ -92,10 +100,12 @@ extension BriefcaseElements {
         func pass(_ codePage: CodePage, check: StreamingCodePageDetection?) throws(BriefcaseError) -> Bool {
             report.warnings = []
             report.skipped = []
-            decoded = []
+            seen = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
-            for i in order ?? Array(elements.indices) {
-                guard let element = try decodeOrSkip(i, &report, sink: &sink) else { continue }
+            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs)
+            defer { decoding.stop() }
+            while let (i, decoded) = decoding.next() {
+                guard let element = try takeOrSkip(decoded, at: i, &report, sink: &sink) else { continue }
                 if let check {
                     if check.holdsWhileValidUTF8 {
                         _ = sink.wroteOnlyValidUTF8() // what came before this element was checked already
@@ -149,18 +159,18 @@ extension BriefcaseElements {
         // The exact pass: every readable element once, keeping heads and witnesses only.
         var heads: [Element] = []
         var witnesses = CodePageWitnesses()
-        for i in elements.indices {
-            var ignored: [DecodingWarning] = []  // (reported by the pass that writes)
-            let element: Element
-            do throws(BriefcaseError) {
-                element = try decode(i, warnings: &ignored)
-            } catch {
+        var decoding = ElementDecoding(self, positions: Array(elements.indices), jobs: jobs)
+        defer { decoding.stop() }
+        while let (_, decoded) = decoding.next() {  // (warnings are reported by the pass that writes)
+            switch decoded.outcome {
+            case .success(let element):
+                heads.append(element.head)
+                witnesses.add(element)
+            case .failure(let error):
                 guard skipDamaged, error.kind != .io else { throw error }
-                continue
             }
-            heads.append(element.head)
-            witnesses.add(element)
         }
+        decoding.stop()  // (before the pass that writes decodes again)
         let detection = witnesses.detection(heads: heads, properties: properties)
         _ = try pass(detection.codePage, check: nil)
         report.codePage = detection.codePage

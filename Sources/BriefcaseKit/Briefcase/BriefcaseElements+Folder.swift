@@ -4,9 +4,9 @@ extension BriefcaseElements {
     /// into a `FolderSink`, table by table, so memory holds one table. Decoded and encoded
     /// again, not copied raw as the lazy `Briefcase` does, so what the decoder normalises (a
     /// stale schema-end position) is written as a fresh write would, and damage is found.
-    /// Code page, damage and `skipDamaged` as in `read(into:encoding:skipDamaged:)`.
-    public func writeFolder(to path: String, encoding: CodePage?, skipDamaged: Bool) throws -> ElementConversionReport {
+    /// Code page, damage, `skipDamaged` and `jobs` as in `read(into:encoding:skipDamaged:jobs:)`.
+    public func writeFolder(to path: String, encoding: CodePage?, skipDamaged: Bool, jobs: Int = 1) throws -> ElementConversionReport {
         var sink = FolderSink(path: path)
-        return try read(into: &sink, encoding: encoding, skipDamaged: skipDamaged)
+        return try read(into: &sink, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs)
     }
 }

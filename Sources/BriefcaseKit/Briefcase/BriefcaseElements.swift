@@ -31,6 +31,33 @@ public final class BriefcaseElements {
             if base == range.lowerBound, bytes.count == range.count { return bytes } // read for this
             return Array(bytes[range.lowerBound - base ..< range.upperBound - base])
         }
+
+        /// Reads and decodes the element, its bytes read into `spare`'s memory when nothing holds
+        /// that any more (`RandomAccessFile.read(_:reusing:)`); its warnings (also those before a
+        /// failure) are appended to `warnings`. Errors name the file, the element and the offset.
+        /// Touches nothing but its arguments: worker threads decode side by side, each with its
+        /// own `spare`.
+        func decode(warnings: inout [DecodingWarning], reusing spare: inout [UInt8]) throws(BriefcaseError) -> Element {
+            try decode(warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range, reusing: &spare) }
+        }
+
+        /// The same, its bytes read into fresh memory.
+        func decode(warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Element {
+            try decode(warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range) }
+        }
+
+        private func decode(warnings: inout [DecodingWarning],
+                            reading: () throws(BriefcaseError) -> (bytes: [UInt8], base: Int)) throws(BriefcaseError) -> Element {
+            do throws(BriefcaseError) {
+                let (bytes, base) = try reading()
+                var decoder = Bin2Decoder(bytes: bytes, base: base)
+                defer { warnings += decoder.warnings }  // also what it warned about before failing
+                return try decoder.decodeElement(indexEntry, positionBase: positionBase)
+            } catch {
+                guard error.file == nil, let path else { throw error }
+                throw error.inFile(path)
+            }
+        }
     }
 
     /// The file (nil when reading a buffer in memory).
@@ -120,16 +147,7 @@ public final class BriefcaseElements {
     /// conversion wants: it drops each element before the next), the element is read into the
     /// memory of the one before when nothing holds that any more.
     public func decode(_ i: Int, warnings: inout [DecodingWarning], reusingMemory: Bool = true) throws(BriefcaseError) -> Element {
-        let stored = elements[i]
-        do throws(BriefcaseError) {
-            let (bytes, base) = reusingMemory ? try stored.source.bytes(stored.range, reusing: &spare) : try stored.source.bytes(stored.range)
-            var decoder = Bin2Decoder(bytes: bytes, base: base)
-            defer { warnings += decoder.warnings }  // also what it warned about before failing
-            return try decoder.decodeElement(stored.indexEntry, positionBase: stored.positionBase)
-        } catch {
-            guard error.file == nil, let path = stored.path else { throw error }
-            throw error.inFile(path)
-        }
+        reusingMemory ? try elements[i].decode(warnings: &warnings, reusing: &spare) : try elements[i].decode(warnings: &warnings)
     }
 
     /// Every element decoded, in order: the whole document, with the elements' warnings and then

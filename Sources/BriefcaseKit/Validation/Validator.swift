@@ -6,10 +6,14 @@ public struct ValidationOptions: Sendable {
     public var codePage: CodePage?
     /// Count warnings as errors.
     public var strict: Bool
+    /// Elements of a binary briefcase decoded at once (`BriefcaseElements.read(into:…:jobs:)`):
+    /// the findings are the same whatever the number. Default 1: no thread started.
+    public var jobs: Int
 
-    public init(codePage: CodePage? = nil, strict: Bool = false) {
+    public init(codePage: CodePage? = nil, strict: Bool = false, jobs: Int = 1) {
         self.codePage = codePage
         self.strict = strict
+        self.jobs = jobs
     }
 }
 
@@ -230,7 +234,7 @@ struct ValidationRun {
         var checks = ElementChecks(run: self, entries: index.entries, index: index, source: source, file: file)
         self = ValidationRun(options: options)  // (the checks hold the run meanwhile: no second copy of its findings)
         defer { self = checks.run }
-        _ = try elements.read(into: &checks, encoding: .utf8, skipDamaged: true)
+        _ = try elements.read(into: &checks, encoding: .utf8, skipDamaged: true, jobs: options.jobs)
     }
 
     /// The elements of one file as a sink: each one decoded is kept for the model checks, each

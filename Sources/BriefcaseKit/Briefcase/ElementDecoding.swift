@@ -1,0 +1,148 @@
+import Foundation
+
+/// An element as the driver loop (`BriefcaseElements.read(into:…)`) takes it from the decoding:
+/// the element or the error it failed with, and what the decoder warned about (also before a
+/// failure).
+struct DecodedElement: Sendable {
+    var outcome: Result<Element, BriefcaseError>
+    var warnings: [DecodingWarning]
+}
+
+/// The elements at `positions` (indices into `BriefcaseElements.elements`, the order the driver
+/// hands them to its sink; one may come more than once), decoded one after another and taken in
+/// that order. With one job, each is decoded when taken, on the caller's thread, into the memory
+/// of the one before (no thread, no lock: the path every single-core run takes). With more, they
+/// are decoded ahead by worker threads (`ElementsDecodedAhead`); the caller takes the same
+/// elements, warnings and errors in the same order, so whatever it does with them — what it
+/// writes, reports, detects — is what it would with one job.
+struct ElementDecoding {
+    private let reader: BriefcaseElements
+    private let positions: [Int]
+    private var taken = 0
+    private let ahead: ElementsDecodedAhead?
+
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
+        self.reader = reader
+        self.positions = positions
+        // Workers only pay when there is more than one element to share among them.
+        ahead = jobs > 1 && positions.count > 1 ? ElementsDecodedAhead(reader.elements, positions: positions, jobs: jobs) : nil
+    }
+
+    /// The next element and its position; nil after the last. Taking one lets the one taken
+    /// before go (the workers may then decode one more).
+    mutating func next() -> (position: Int, decoded: DecodedElement)? {
+        guard taken < positions.count else { return nil }
+        let position = positions[taken]
+        taken += 1
+        if let ahead { return (position, ahead.take(taken - 1)) }
+        var warnings: [DecodingWarning] = []
+        do throws(BriefcaseError) {
+            let element = try reader.decode(position, warnings: &warnings)
+            return (position, DecodedElement(outcome: .success(element), warnings: warnings))
+        } catch {
+            return (position, DecodedElement(outcome: .failure(error), warnings: warnings))
+        }
+    }
+
+    /// Stops the workers (waiting for the decoding they are in) and lets go of what they
+    /// decoded: when the caller is done, or gives up early (an error, a restart).
+    func stop() {
+        ahead?.stop()
+    }
+}
+
+/// Worker threads decoding `positions` ahead of the one thread that takes them in order.
+///
+/// Memory: at most `jobs` elements are between being read and being let go by the taker —
+/// decoding, decoded and waiting, or taken (sequence numbers `taker ..< taker + jobs`) — so a
+/// conversion holds `jobs` elements where a single-core run holds one (plus each worker's read
+/// buffer, reused for its next element as the single-core path reuses its one).
+///
+/// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
+/// is read and written only with `condition` locked; the elements it hands across are `Sendable`.
+final class ElementsDecodedAhead: @unchecked Sendable {
+    private let elements: [BriefcaseElements.Stored]
+    private let positions: [Int]
+    private let jobs: Int
+    private let condition = NSCondition()
+    /// Decoded elements by sequence number modulo `jobs`: only `taker ..< taker + jobs` are there.
+    private var slots: [DecodedElement?]
+    /// The next sequence number a worker decodes.
+    private var nextToDecode = 0
+    /// The sequence number the taker holds or waits for: those before it are let go.
+    private var taker = 0
+    private var stopped = false
+    private var runningWorkers: Int
+
+    init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int) {
+        self.elements = elements
+        self.positions = positions
+        self.jobs = jobs
+        slots = Array(repeating: nil, count: jobs)
+        runningWorkers = min(jobs, positions.count)
+        for _ in 0 ..< runningWorkers {
+            let worker = Thread { [self] in work() }
+            worker.name = "briefcase element decoding"
+            worker.start()
+        }
+    }
+
+    /// The element of sequence number `n` (each in turn from 0), waiting for it to be decoded.
+    func take(_ n: Int) -> DecodedElement {
+        condition.lock()
+        defer { condition.unlock() }
+        if taker != n {
+            taker = n  // the one before is let go: a worker may start one more
+            condition.broadcast()
+        }
+        while true {
+            if let decoded = slots[n % jobs] {
+                slots[n % jobs] = nil
+                return decoded
+            }
+            condition.wait()
+        }
+    }
+
+    /// Asks the workers to stop, waits until they have, and drops what is left decoded.
+    func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        stopped = true
+        condition.broadcast()
+        while runningWorkers > 0 { condition.wait() }
+        slots = []
+    }
+
+    /// One worker: takes the next sequence number while it is within `jobs` of the taker's,
+    /// decodes it unlocked, and puts it in its slot.
+    private func work() {
+        var spare: [UInt8] = []
+        var spareHolds = -1  // the sequence number whose bytes `spare` holds
+        condition.lock()
+        while true {
+            while !stopped && nextToDecode < positions.count && nextToDecode >= taker + jobs { condition.wait() }
+            guard !stopped && nextToDecode < positions.count else { break }
+            let n = nextToDecode
+            nextToDecode += 1
+            // The bytes of an element the taker still has are not overwritten: fresh memory then.
+            let reuse = spareHolds < taker
+            condition.unlock()
+            var warnings: [DecodingWarning] = []
+            let outcome: Result<Element, BriefcaseError>
+            do throws(BriefcaseError) {
+                let stored = elements[positions[n]]
+                outcome = .success(reuse ? try stored.decode(warnings: &warnings, reusing: &spare) : try stored.decode(warnings: &warnings))
+            } catch {
+                outcome = .failure(error)
+            }
+            if reuse { spareHolds = n }
+            condition.lock()
+            if !stopped { slots[n % jobs] = DecodedElement(outcome: outcome, warnings: warnings) }
+            condition.broadcast()
+        }
+        runningWorkers -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}
