@@ -22,11 +22,12 @@ extension SnapshotExport {
     /// elements; emptied and written again when the code page must be chosen again).
     /// `encoding` forces the code page. Damaged elements stop it with their error (no
     /// `--skip-damaged` here: the CLI builds a document of the readable elements for that).
+    /// `jobs`: elements decoded at once, as in `BriefcaseElements.read(into:…)` (same bytes).
     public static func stream<S: ResettableByteSink>(_ elements: BriefcaseElements, into output: S, encoding: CodePage?,
-                                                     canRestart: Bool = true) throws(BriefcaseError) -> ElementsResult<S>
+                                                     canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementsResult<S>
     {
         var sink = SnapshotSink(output: output)
-        let report = try elements.read(into: &sink, encoding: encoding, skipDamaged: false, canRestart: canRestart)
+        let report = try elements.read(into: &sink, encoding: encoding, skipDamaged: false, canRestart: canRestart, jobs: jobs)
         return ElementsResult(sink: sink.writer.sink, summary: sink.summary!, report: report)
     }
 }

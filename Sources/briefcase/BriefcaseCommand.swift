@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 struct BriefcaseCommand: ParsableCommand {
@@ -45,3 +46,20 @@ struct EncodingOption: ParsableArguments {
 }
 
 import BriefcaseKit
+
+/// The cores a command that decodes a binary briefcase's elements uses.
+struct JobsOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "How many elements (tables and deltas) of a binary briefcase or folder to decode at once.",
+        discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. 1 decodes on one thread.",
+        valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+    }
+
+    /// The number asked for, else the cores this process may run on.
+    var count: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+

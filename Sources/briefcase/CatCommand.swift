@@ -41,6 +41,8 @@ struct CatCommand: ParsableCommand {
 
     @OptionGroup var encodingOption: EncodingOption
 
+    @OptionGroup var jobsOption: JobsOption
+
     func validate() throws {
         if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
     }
@@ -48,7 +50,8 @@ struct CatCommand: ParsableCommand {
     func run() throws {
         let inputFormat = try FileFormat.ofInput(path, explicit: from)
         var selection = TableSelection(named: table)
-        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage).readNamingInput(into: &selection, textOutput: true)
+        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage, jobs: jobsOption.count)
+            .readNamingInput(into: &selection, textOutput: true)
         let codePage = selection.codePage
         guard selection.dataset != nil || selection.delta != nil else {
             throw ValidationError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")

@@ -16,6 +16,7 @@ struct Conversion {
     let outputFormat: FileFormat
     let encoding: CodePage?
     let skipDamaged: Bool
+    let jobs: Int
     let ignoreLimits: Bool
     let progress: ProgressBar?
 
@@ -40,7 +41,7 @@ struct Conversion {
     }
 
     private func convert<Sink: ConversionOutput>(into sink: inout Sink) throws {
-        let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged,
+        let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
             try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")

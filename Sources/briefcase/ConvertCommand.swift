@@ -51,6 +51,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var encodingOption: EncodingOption
 
+    @OptionGroup var jobsOption: JobsOption
+
     @Flag(help: "Replace OUTPUT if it exists.")
     var force = false
 
@@ -79,7 +81,7 @@ struct ConvertCommand: ParsableCommand {
         progress?.attachToReads()
         defer { progress?.finish() }
         try Conversion(input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat,
-                       encoding: encodingOption.codePage, skipDamaged: skipDamaged, ignoreLimits: ignoreLimits,
+                       encoding: encodingOption.codePage, skipDamaged: skipDamaged, jobs: jobsOption.count, ignoreLimits: ignoreLimits,
                        progress: progress).run()
     }
 }

@@ -11,6 +11,8 @@ struct InputSource {
     let format: FileFormat
     let encoding: CodePage?
     var skipDamaged = false
+    /// Elements decoded at once (`--jobs`).
+    var jobs = 1
     var progress: ProgressBar?
     /// The output, named in the `--skip-damaged` summary.
     var output: String?
@@ -48,13 +50,13 @@ struct InputSource {
             if skipDamaged && sink.needsHeads {
                 // The heads of damaged elements cannot be read: the readable elements, whole.
                 var collector = BriefcaseCollector()
-                let result = try elements.read(into: &collector, encoding: given, skipDamaged: true)
+                let result = try elements.read(into: &collector, encoding: given, skipDamaged: true, jobs: jobs)
                 report(result, textOutput: textOutput, folderNote: folderNote, spooled: spooled)
                 try collector.document!.read(into: &sink, codePage: result.codePage)
             } else {
                 // A binary output writes bytes as they are: no code page to detect.
                 let result = try elements.read(into: &sink, encoding: textOutput ? given : given ?? .utf8, skipDamaged: skipDamaged,
-                                               canRestart: canRestart)
+                                               canRestart: canRestart, jobs: jobs)
                 report(result, textOutput: textOutput, folderNote: folderNote, spooled: spooled)
             }
         } catch {

@@ -53,6 +53,8 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var encodingOption: EncodingOption
 
+    @OptionGroup var jobsOption: JobsOption
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one PATH to check") }
         if paths.contains("-") && from == nil { throw ValidationError("reading standard input needs --from") }
@@ -60,7 +62,7 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = ValidationOptions(codePage: encodingOption.codePage, strict: strict)
+        let options = ValidationOptions(codePage: encodingOption.codePage, strict: strict, jobs: jobsOption.count)
         var reports: [ValidationReport] = []
         var unchecked: Set<Int> = []   // indices of reports for paths that could not be read
         var status: Int32 = 0
