@@ -100,10 +100,10 @@ struct Measurement: Codable {
 
 enum Measure {
     /// Child side: runs `operation` once and prints `RESULT <json>`.
-    static func run(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool) {
+    static func run(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool, jobs: Int) {
         let result: Measurement
         do {
-            result = try measure(operation, input: input, json: json, scratch: scratch, verify: verify)
+            result = try measure(operation, input: input, json: json, scratch: scratch, verify: verify, jobs: jobs)
         } catch {
             System.fail("\(operation.rawValue): \(error)")
         }
@@ -111,7 +111,8 @@ enum Measure {
         print("RESULT " + String(decoding: data, as: UTF8.self))
     }
 
-    static func measure(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool) throws -> Measurement {
+    static func measure(_ operation: Operation, input: String, json: String?, scratch: String, verify: Bool,
+                        jobs: Int) throws -> Measurement {
         let output = scratch + "/out-\(getpid())"
         var rows: Int?
         var note: String?
@@ -174,7 +175,7 @@ enum Measure {
         case .validate:
             cpuStart = System.cpuTime(); start = System.now()
             let bytes = try FileIO.read(input)
-            let report = Validator.validate(bytes: bytes, container: .dabriefcase, path: input)
+            let report = Validator.validate(bytes: bytes, container: .dabriefcase, path: input, options: ValidationOptions(jobs: jobs))
             end = System.now(); cpuEnd = System.cpuTime()
             if verify {
                 guard report.errors.isEmpty else { System.fail("validate: \(report.errors.count) errors, first: \(report.errors[0])") }
@@ -197,7 +198,7 @@ enum Measure {
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
             var encoder = JSONDocumentEncoder(sink: FileSink(path: path), codePage: .utf8)
-            let report = try elements.read(into: &encoder, encoding: nil, skipDamaged: false)
+            let report = try elements.read(into: &encoder, encoding: nil, skipDamaged: false, jobs: jobs)
             encoder.writer.sink.close()
             let codePage = report.codePage
             end = System.now(); cpuEnd = System.cpuTime()
@@ -229,7 +230,7 @@ enum Measure {
             // takes for a binary input): one table in memory at a time, mapped and written as it goes.
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-            let result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil)
+            let result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil, jobs: jobs)
             result.sink.close()
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "snapshot \(System.fileSize(path)) bytes, encoding \(result.report.codePage.name), \(result.summary.limitViolations.count) datastore limits broken, \(result.summary.warnings.count) warnings" }
@@ -240,7 +241,7 @@ enum Measure {
             cpuStart = System.cpuTime(); start = System.now()
             // Table by table, as `briefcase convert` does it (one table in memory at a time).
             BriefcaseElements.keepFreedMemoryForReuse()
-            _ = try BriefcaseElements.open(input, as: .dabriefcase).writeFolder(to: path, encoding: nil, skipDamaged: false)
+            _ = try BriefcaseElements.open(input, as: .dabriefcase).writeFolder(to: path, encoding: nil, skipDamaged: false, jobs: jobs)
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)

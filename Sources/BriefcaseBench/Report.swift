@@ -14,7 +14,7 @@ struct Report {
     func markdown() -> String {
         var lines: [String] = []
         let sizeList = sizes.map(\.label).joined(separator: ",")
-        lines.append("Command: `swift run -c release briefcase-bench --sizes \(sizeList) --runs \(options.runs) --seed \(options.seed)\(options.profile == .standard ? "" : " --profile " + options.profile.rawValue)`  ")
+        lines.append("Command: `swift run -c release briefcase-bench --sizes \(sizeList) --runs \(options.runs) --seed \(options.seed)\(options.profile == .standard ? "" : " --profile " + options.profile.rawValue)\(options.jobs == 1 ? "" : " --jobs \(options.jobs)")`  ")
         lines.append("Machine: \(machine.oneLine); load average \(loadBefore) before, \(loadAfter) after.  ")
         lines.append("Median of \(options.runs) runs after one warm-up (the warm-up checks the results), each run in its own process; MB = 10^6 bytes; peak RSS = `ru_maxrss` of that process (median).")
         lines.append("")

@@ -15,6 +15,8 @@ struct Options {
     /// dabriefcase → snapshot is measured only up to this size (it streams now; the limit is there
     /// to shorten a run: at about 85 MB/s it is the slowest operation).
     var snapshotLimit = 1_000_000_000_000
+    /// Elements decoded at once by the element-by-element operations (`--jobs`, as the CLI's).
+    var jobs = 1
 }
 
 /// What the generator made (kept next to the file, so a second run at the same size and seed
@@ -139,6 +141,7 @@ struct Runner {
         for run in 0...options.runs {
             var arguments = [executable, "measure", "--op", operation.rawValue, "--input", data, "--json", json, "--scratch", options.scratch]
             if run == 0 { arguments.append("--verify") }
+            if options.jobs != 1 { arguments += ["--jobs", String(options.jobs)] }
             let child = System.run(arguments)
             guard child.status == 0,
                   let line = child.output.split(separator: "\n").last(where: { $0.hasPrefix("RESULT ") }),

@@ -19,14 +19,15 @@ import Foundation
 let usage = """
 usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
                        [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
-                       [--profile default|delta-heavy]
+                       [--profile default|delta-heavy] [--jobs N]
        briefcase-bench generate --size SIZE [--seed S] [--profile P] --output FILE [--meta FILE]
-       briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify]
+       briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify] [--jobs N]
 
 SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 --seed 1,
 --scratch /tmp/briefcase-bench, --out SCRATCH/results, no --snapshot-limit (to-snapshot, the
 slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
-of the six tables with a delta has a pending change, plus a quarter as many inserts).
+of the six tables with a delta has a pending change, plus a quarter as many inserts), --jobs 1
+(elements decoded at once by validate, to-json, to-snapshot and to-folder, as `briefcase --jobs`).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 
@@ -73,6 +74,13 @@ extension Generator.Profile {
     }
 }
 
+/// `--jobs N` (at least 1; default 1).
+func jobsArgument(_ arguments: Arguments) -> Int {
+    let jobs = arguments.int("jobs") ?? 1
+    if jobs < 1 { System.fail("--jobs: must be at least 1") }
+    return jobs
+}
+
 let argv = CommandLine.arguments
 switch argv.dropFirst().first {
 case "generate":
@@ -117,7 +125,8 @@ case "measure":
     let name = arguments.required("op")
     guard let operation = Operation(rawValue: name) else { System.fail("unknown operation '\(name)'\n\(usage)") }
     Measure.run(operation, input: arguments.required("input"), json: arguments.values["json"],
-                scratch: arguments.values["scratch"] ?? "/tmp/briefcase-bench", verify: arguments.flags.contains("verify"))
+                scratch: arguments.values["scratch"] ?? "/tmp/briefcase-bench", verify: arguments.flags.contains("verify"),
+                jobs: jobsArgument(arguments))
 
 default:
     let arguments = Arguments(argv.dropFirst(), flags: ["keep-data"])
@@ -145,5 +154,6 @@ default:
     options.keepData = arguments.flags.contains("keep-data")
     if let limit = arguments.size("snapshot-limit") { options.snapshotLimit = limit }
     options.profile = Generator.Profile(argument: arguments.values["profile"])
+    options.jobs = jobsArgument(arguments)
     Runner(options: options).run()
 }
