@@ -47,19 +47,22 @@ struct EncodingOption: ParsableArguments {
 
 import BriefcaseKit
 
-/// The cores a command that decodes a binary briefcase's elements uses.
+/// The cores a command that decodes a binary briefcase's elements uses (`info`, which decodes
+/// only heads, takes it and ignores it, so every command reading a briefcase accepts it).
 struct JobsOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    static let help = ArgumentHelp(
         "How many elements (tables and deltas) of a binary briefcase or folder to decode at once.",
-        discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. 1 decodes on one thread.",
-        valueName: "n"))
-    var jobs: Int?
+        discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. 1 decodes on one thread. info reads no rows and ignores it.",
+        valueName: "n")
 
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
-    }
+    @Option(help: help)
+    var jobs: Int?
 
     /// The number asked for, else the cores this process may run on.
     var count: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
-}
 
+    func validate() throws {
+        guard let jobs, jobs < 1 else { return }
+        throw ValidationError("--jobs must be at least 1 (got \(jobs))")
+    }
+}

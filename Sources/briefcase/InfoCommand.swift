@@ -29,14 +29,10 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var encodingOption: EncodingOption
 
-    @Option(help: ArgumentHelp(
-        "Accepted as by the other commands, and ignored: info decodes no rows, only each element's head, on one thread.",
-        valueName: "n"))
-    var jobs: Int?
+    @OptionGroup var jobsOption: JobsOption  // (accepted, and ignored: info decodes only each element's head)
 
     func validate() throws {
         if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
     }
 
     func run() throws {
