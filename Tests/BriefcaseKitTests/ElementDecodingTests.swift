@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import BriefcaseKit
+
+/// Decoding ahead on worker threads (`ElementDecoding`, `ElementsDecodedAhead`): the elements
+/// come in the order asked for, repeats included; at most `jobs` of them are read ahead of the
+/// taker (the memory bound); and `RandomAccessFile` serves many threads at once.
+struct ElementDecodingTests {
+    /// A briefcase file of `count` tables `T0`, `T1`, … of about 10 KB each; removed by the caller.
+    static func tables(_ count: Int) throws -> String {
+        let elements: [Element] = (0 ..< count).map { t in
+            .table(Table(name: ByteString(utf8: "T\(t)"), fields: [FieldDescriptor(name: "Text", type: .string, size: 50)],
+                         rows: (0 ..< 100).map { r in [.ansiString(ByteString(utf8: "table \(t) row \(r) " + String(repeating: "x", count: 80)))] }))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decoding-ahead-\(UUID().uuidString)").path
+        try FileIO.writeAtomically(BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: elements))), to: path)
+        return path
+    }
+
+    static func file(of reader: BriefcaseElements) -> RandomAccessFile? {
+        if case .file(let file) = reader.elements[0].source { return file }
+        return nil
+    }
+
+    @Test(arguments: [1, 2, 3, 8])
+    func elementsComeInTheOrderAskedForRepeatsIncluded(jobs: Int) throws {
+        let path = try Self.tables(12)
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let positions = [0, 5, 5, 1, 11, 0, 7, 3, 3, 3, 2, 10, 9, 8, 6, 4, 11]
+        var decoding = ElementDecoding(reader, positions: positions, jobs: jobs)
+        defer { decoding.stop() }
+        var names: [String] = [], taken: [Int] = []
+        while let (position, decoded) = decoding.next() {
+            taken.append(position)
+            names.append(String(decoding: try decoded.outcome.get().name.bytes, as: UTF8.self))
+            #expect(decoded.warnings.isEmpty)
+        }
+        #expect(taken == positions)
+        #expect(names == positions.map { "T\($0)" })
+    }
+
+    /// After taking element n, what the workers have read is at most the elements up to n + jobs
+    /// − 1 (the taker's own and jobs − 1 ahead), however long they are given.
+    @Test(arguments: [2, 3])
+    func workersReadAtMostJobsElementsAheadOfTheTaker(jobs: Int) throws {
+        let path = try Self.tables(20)
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let file = try #require(Self.file(of: reader))
+        let opening = file.bytesRead
+        let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }  // bytes of elements 0 ..< k
+        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: jobs)
+        defer { decoding.stop() }
+        var n = 0
+        while decoding.next() != nil {
+            usleep(20_000)  // time for the workers to run ahead, were they allowed to
+            let allowed = ends[min(ends.count - 1, n + jobs)]
+            #expect(file.bytesRead - opening <= allowed, "after taking \(n): \(file.bytesRead - opening) bytes read, at most \(allowed)")
+            n += 1
+        }
+        #expect(file.bytesRead - opening == ends.last!, "each element read once")
+    }
+
+    /// Stopping early (an error, a restart) waits for the workers and leaves nothing running.
+    @Test func stoppingEarlyStopsTheWorkers() throws {
+        let path = try Self.tables(30)
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let file = try #require(Self.file(of: reader))
+        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 4)
+        _ = decoding.next()
+        decoding.stop()
+        let read = file.bytesRead
+        usleep(50_000)
+        #expect(file.bytesRead == read, "no worker reads after stop()")
+    }
+
+    /// Eight threads read 48 handles — three times the descriptors kept open — at once: every read
+    /// gets its file's bytes while descriptors are closed and opened again around it.
+    @Test func manyThreadsReadManyHandlesAtOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("descriptors-threads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = try (0 ..< OpenDescriptors.limit * 3).map { i in
+            let path = dir.appendingPathComponent("f\(i)").path
+            try Data(repeating: UInt8(i), count: 4096).write(to: URL(fileURLWithPath: path))
+            return try RandomAccessFile(path: path)
+        }
+        let wrong = NSLock()
+        nonisolated(unsafe) var mismatches = 0
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var generator = SystemRandomNumberGenerator()
+            for step in 0 ..< 400 {
+                let i = (thread * 7 + step * 13 + Int(generator.next() % 3)) % files.count
+                let bytes = try? files[i].read(step % 4096 ..< 4096)
+                if bytes != [UInt8](repeating: UInt8(i), count: 4096 - step % 4096) {
+                    wrong.lock()
+                    mismatches += 1
+                    wrong.unlock()
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+}
