@@ -40,26 +40,51 @@ struct ElementDecodingTests {
         #expect(names == positions.map { "T\($0)" })
     }
 
-    /// After taking element n, what the workers have read is at most the elements up to n + jobs
-    /// − 1 (the taker's own and jobs − 1 ahead), however long they are given.
+    /// After taking element n, what the workers have read beyond it is at most jobs × the largest
+    /// element's bytes, however long they are given (the memory bound), and each element is read once.
     @Test(arguments: [2, 3])
-    func workersReadAtMostJobsElementsAheadOfTheTaker(jobs: Int) throws {
+    func workersReadAtMostJobsLargestElementsAheadOfTheTaker(jobs: Int) throws {
         let path = try Self.tables(20)
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let file = try #require(Self.file(of: reader))
         let opening = file.bytesRead
-        let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }  // bytes of elements 0 ..< k
+        let sizes = reader.elements.map(\.range.count)
+        let ends = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }  // bytes of elements 0 ..< k
+        let budget = jobs * sizes.max()!
         var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: jobs)
         defer { decoding.stop() }
         var n = 0
         while decoding.next() != nil {
             usleep(20_000)  // time for the workers to run ahead, were they allowed to
-            let allowed = ends[min(ends.count - 1, n + jobs)]
+            let allowed = min(ends.last!, ends[n + 1] + budget)
             #expect(file.bytesRead - opening <= allowed, "after taking \(n): \(file.bytesRead - opening) bytes read, at most \(allowed)")
             n += 1
         }
         #expect(file.bytesRead - opening == ends.last!, "each element read once")
+    }
+
+    /// Small elements between large ones do not stall the workers: with one large table taken and
+    /// held, the workers decode more than `jobs` of the small ones behind it (a bound in bytes, not
+    /// in elements).
+    @Test func workersRunPastSmallElementsWithinTheByteBudget() throws {
+        let elements: [Element] = (0 ..< 12).map { t in
+            let rows = t == 0 ? 2000 : 5
+            return .table(Table(name: ByteString(utf8: "T\(t)"), fields: [FieldDescriptor(name: "Text", type: .string, size: 50)],
+                                rows: (0 ..< rows).map { r in [.ansiString(ByteString(utf8: "row \(r) " + String(repeating: "x", count: 80)))] }))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decoding-budget-\(UUID().uuidString)").path
+        try FileIO.writeAtomically(BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: elements))), to: path)
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let file = try #require(Self.file(of: reader))
+        let opening = file.bytesRead
+        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 2)
+        defer { decoding.stop() }
+        _ = decoding.next()
+        usleep(50_000)
+        let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }
+        #expect(file.bytesRead - opening == ends.last!, "all 11 small tables decoded ahead while the large one is held")
     }
 
     /// Stopping early (an error, a restart) waits for the workers and leaves nothing running.

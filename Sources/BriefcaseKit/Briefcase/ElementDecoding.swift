@@ -53,19 +53,25 @@ struct ElementDecoding {
 
 /// Worker threads decoding `positions` ahead of the one thread that takes them in order.
 ///
-/// Memory: at most `jobs` elements are between being read and being let go by the taker —
-/// decoding, decoded and waiting, or taken (sequence numbers `taker ..< taker + jobs`) — so a
-/// conversion holds `jobs` elements where a single-core run holds one (plus each worker's read
-/// buffer, reused for its next element as the single-core path reuses its one).
+/// How far ahead: the elements decoded ahead of the one the taker holds — being decoded, or
+/// decoded and waiting — add up to at most `jobs` times the largest element's bytes (its range
+/// in the file), and number at most `jobs` × 16. So memory holds at most `jobs` + 1 elements the
+/// size of the largest, the sink's included, where one job holds one (plus each worker's read
+/// buffer, reused for its next element as the single-core path reuses its one). A bound in bytes
+/// rather than in elements: briefcases put small tables between large ones, and a window of a few
+/// elements would leave the workers idle behind the small ones while the sink writes a large one.
 ///
 /// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
 /// is read and written only with `condition` locked; the elements it hands across are `Sendable`.
 final class ElementsDecodedAhead: @unchecked Sendable {
     private let elements: [BriefcaseElements.Stored]
     private let positions: [Int]
-    private let jobs: Int
+    /// `bytesBefore[k]`: the bytes of the elements at `positions[0 ..< k]`.
+    private let bytesBefore: [Int]
+    private let budget: Int
+    private let maximumAhead: Int
     private let condition = NSCondition()
-    /// Decoded elements by sequence number modulo `jobs`: only `taker ..< taker + jobs` are there.
+    /// Decoded elements by sequence number modulo `slots.count` (`taker ... taker + maximumAhead`).
     private var slots: [DecodedElement?]
     /// The next sequence number a worker decodes.
     private var nextToDecode = 0
@@ -77,8 +83,16 @@ final class ElementsDecodedAhead: @unchecked Sendable {
     init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int) {
         self.elements = elements
         self.positions = positions
-        self.jobs = jobs
-        slots = Array(repeating: nil, count: jobs)
+        var total = 0, largest = 0
+        bytesBefore = [0] + positions.map { position in
+            let count = elements[position].range.count
+            largest = max(largest, count)
+            total += count
+            return total
+        }
+        budget = jobs * max(largest, 1)
+        maximumAhead = jobs * 16
+        slots = Array(repeating: nil, count: maximumAhead + 1)
         runningWorkers = min(jobs, positions.count)
         for _ in 0 ..< runningWorkers {
             let worker = Thread { [self] in work() }
@@ -87,17 +101,23 @@ final class ElementsDecodedAhead: @unchecked Sendable {
         }
     }
 
+    /// Whether sequence number `n` may be decoded now (called with `condition` locked): it is the
+    /// one the taker waits for, or it is within the budget of the elements ahead of it.
+    private func mayDecode(_ n: Int) -> Bool {
+        n == taker || (n - taker <= maximumAhead && bytesBefore[n + 1] - bytesBefore[taker + 1] <= budget)
+    }
+
     /// The element of sequence number `n` (each in turn from 0), waiting for it to be decoded.
     func take(_ n: Int) -> DecodedElement {
         condition.lock()
         defer { condition.unlock() }
         if taker != n {
-            taker = n  // the one before is let go: a worker may start one more
+            taker = n  // the one before is let go: workers may start more
             condition.broadcast()
         }
         while true {
-            if let decoded = slots[n % jobs] {
-                slots[n % jobs] = nil
+            if let decoded = slots[n % slots.count] {
+                slots[n % slots.count] = nil
                 return decoded
             }
             condition.wait()
@@ -114,18 +134,18 @@ final class ElementsDecodedAhead: @unchecked Sendable {
         slots = []
     }
 
-    /// One worker: takes the next sequence number while it is within `jobs` of the taker's,
-    /// decodes it unlocked, and puts it in its slot.
+    /// One worker: takes the next sequence number when it may be decoded, decodes it unlocked,
+    /// and puts it in its slot.
     private func work() {
         var spare: [UInt8] = []
         var spareHolds = -1  // the sequence number whose bytes `spare` holds
         condition.lock()
         while true {
-            while !stopped && nextToDecode < positions.count && nextToDecode >= taker + jobs { condition.wait() }
+            while !stopped && nextToDecode < positions.count && !mayDecode(nextToDecode) { condition.wait() }
             guard !stopped && nextToDecode < positions.count else { break }
             let n = nextToDecode
             nextToDecode += 1
-            // The bytes of an element the taker still has are not overwritten: fresh memory then.
+            // The bytes of an element the taker may still have are not overwritten: fresh memory then.
             let reuse = spareHolds < taker
             condition.unlock()
             var warnings: [DecodingWarning] = []
@@ -138,7 +158,7 @@ final class ElementsDecodedAhead: @unchecked Sendable {
             }
             if reuse { spareHolds = n }
             condition.lock()
-            if !stopped { slots[n % jobs] = DecodedElement(outcome: outcome, warnings: warnings) }
+            if !stopped { slots[n % slots.count] = DecodedElement(outcome: outcome, warnings: warnings) }
             condition.broadcast()
         }
         runningWorkers -= 1
