@@ -226,7 +226,7 @@ enum Measure {
         case .toSnapshot:
             let path = output + ".snapshot.json"
             cpuStart = System.cpuTime(); start = System.now()
-            // Element by element (`SnapshotOutput.write(_ elements:…)`, the path `briefcase convert`
+            // Element by element (`SnapshotExport.stream(_ elements:…)`, the path `briefcase convert`
             // takes for a binary input): one table in memory at a time, mapped and written as it goes.
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)

@@ -16,7 +16,7 @@ import Testing
 @Suite struct StreamingConversionTests {
     /// The ways a binary briefcase becomes JSON.
     enum Way: String, CaseIterable, CustomStringConvertible {
-        /// `BriefcaseElements.open` and `JSONDocumentEncoder.write`: element by element, starting
+        /// `BriefcaseElements.open` and `read(into:)` the encoder: element by element, starting
         /// over when a row contradicts the code page the heads suggested.
         case fromTheFile
         /// The same for an output that cannot be taken back (standard output): exact detection first.
