@@ -1,8 +1,8 @@
 import Foundation
 
 extension Briefcase {
-    /// Writes the briefcase back to `path`. Tables never loaded are copied as their raw bytes
-    /// (positions rebased), without decoding. A single file is written to a temporary file in the
+    /// Writes the briefcase back to `path`. Tables not replaced (`addTable`, `setTable`) are
+    /// copied as their raw bytes (positions rebased), whether they were read or not. A single file is written to a temporary file in the
     /// same directory, flushed and renamed over the old one; a folder is updated file by file the
     /// same way, `Properties.plist` last, and files of removed tables are deleted.
     public func write() throws(BriefcaseError) {
@@ -41,7 +41,7 @@ extension Briefcase {
         for entry in entries { if let file = entry.source?.file { tablesPerFile[ObjectIdentifier(file), default: 0] += 1 } }
         for (i, entry) in entries.enumerated() {
             let fileName = folder.fileNames[i]
-            if entry.loaded == nil, let source = entry.source, source.folderFileName == fileName, source.file.path == folder.filePath(i),
+            if let source = entry.source, source.folderFileName == fileName, source.file.path == folder.filePath(i),
                tableFilesOnDisk.contains(fileName), tablesPerFile[ObjectIdentifier(source.file)] == 1 {
                 continue // unchanged, already in place
             }
@@ -70,16 +70,20 @@ extension Briefcase {
     /// The kinds of `entry`'s elements, in the order they are written.
     private func kinds(of entry: Entry) -> [ElementKind] {
         let order: [ElementKind] = entry.deltaFirst ? [.delta, .table] : [.table, .delta]
-        if let table = entry.loaded { return order.filter { $0 == .table ? table.dataset != nil : table.delta != nil } }
-        return order.filter { $0 == .table ? entry.source?.dataset != nil : entry.source?.delta != nil }
+        if let source = entry.source { return order.filter { $0 == .table ? source.dataset != nil : source.delta != nil } }
+        return order.filter { $0 == .table ? entry.loaded?.dataset != nil : entry.loaded?.delta != nil }
     }
 
-    /// Writes the elements of `entries`: loaded tables encoded, the others copied as their raw
-    /// bytes (positions rebased by the writer), without decoding.
+    /// Writes the elements of `entries`: a table still where it was read (a value: reading it
+    /// cannot change it) copied as its raw bytes (positions rebased by the writer), without
+    /// decoding; a table added or replaced encoded.
     private func writeTables(_ entries: [Entry], into writer: inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) {
         for entry in entries {
             for kind in kinds(of: entry) {
-                if let table = entry.loaded {
+                if let source = entry.source {
+                    let stored = source.reader.elements[kind == .table ? source.dataset! : source.delta!]
+                    try writer.write(raw: try stored.rawBytes(), of: stored)
+                } else if let table = entry.loaded {
                     let element: Element = kind == .table ? .table(table.dataset!) : .delta(table.delta!)
                     do throws(BriefcaseError) {
                         try writer.write(element)
@@ -89,9 +93,6 @@ extension Briefcase {
                         if error.kind != .io { named.element = codePage.decodeForDisplay(element.name) }
                         throw named
                     }
-                } else if let source = entry.source {
-                    let stored = source.reader.elements[kind == .table ? source.dataset! : source.delta!]
-                    try writer.write(raw: try stored.rawBytes(), of: stored)
                 }
             }
         }

@@ -85,6 +85,22 @@ public final class Briefcase {
         return try load(entries[index])
     }
 
+    /// The position of the table `table(named:)` finds, or nil.
+    public func tableIndex(named name: String) -> Int? { index(of: name) }
+
+    /// Puts `table` (e.g. an edited copy of the table there) at `index`, in place of the table
+    /// there: `write()` encodes it, while the tables never replaced are copied as their raw
+    /// bytes, read or not. Its elements keep their order in the file; a delta new to the table
+    /// goes before its dataset, as .NET writes them.
+    public func setTable(_ table: BriefcaseTable, at index: Int) throws(BriefcaseError) {
+        guard entries.indices.contains(index) else {
+            throw BriefcaseError(.invalidModel, "no table at index \(index) (the briefcase has \(entries.count))", file: path)
+        }
+        let old = entries[index]
+        let hadBoth = old.source.map { $0.dataset != nil && $0.delta != nil } ?? (old.loaded.map { $0.dataset != nil && $0.delta != nil } ?? false)
+        entries[index] = Entry(name: table.name, loaded: table, source: nil, deltaFirst: hadBoth ? old.deltaFirst : true)
+    }
+
     func index(of name: String) -> Int? {
         let wanted = name.lowercased()
         // The UTF-8 bytes first: needs no code page (so no detection, no reading).
@@ -94,7 +110,7 @@ public final class Briefcase {
     }
 
     /// Forgets decoded tables: the next request decodes them again from the file. Tables added
-    /// with `addTable` and not yet written stay (they exist nowhere else).
+    /// with `addTable` or `setTable` and not yet written stay (they exist nowhere else).
     public func clearTablesCache() {
         for entry in entries where entry.source != nil { entry.loaded = nil }
     }

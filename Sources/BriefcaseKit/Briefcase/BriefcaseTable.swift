@@ -2,8 +2,10 @@
 /// delta element of the same name). Either may be absent: a table with no pending changes has no
 /// delta, and a briefcase may hold a delta whose table it does not store.
 ///
-/// A class, so that a briefcase can hand out the same cached object until its cache is cleared.
-public final class BriefcaseTable: @unchecked Sendable {
+/// A value: what `Briefcase.table(named:)` returns is a copy of the cached table, so it can be
+/// handed to other threads and edited freely; an edited copy goes back into the briefcase with
+/// `Briefcase.setTable(_:at:)` (or `addTable`), and only then does `write()` encode it.
+public struct BriefcaseTable: Hashable, Sendable {
     public var dataset: Table?
     public var delta: Delta?
 
@@ -16,11 +18,16 @@ public final class BriefcaseTable: @unchecked Sendable {
     /// The name (of the dataset, else of the delta).
     public var name: ByteString { dataset?.name ?? delta!.name }
 
+    /// The dataset, or for a table stored only as its delta, an empty table of the logged fields
+    /// (what the delta's changes are replayed over).
+    public var storedTable: Table {
+        dataset ?? Table(name: name, fields: delta!.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
+    }
+
     /// The rows with the pending delta replayed (see `Table.applying(_:)`).
     public func currentRows() -> (rows: [Row], problems: [DeltaApplicationProblem]) {
-        let base = dataset ?? Table(name: name, fields: delta!.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) })
-        guard let delta else { return (base.rows, []) }
-        return base.applying(delta)
+        guard let delta else { return (storedTable.rows, []) }
+        return storedTable.applying(delta)
     }
 
     /// Its elements in the order a file holds them: the delta first when `deltaFirst` (as .NET

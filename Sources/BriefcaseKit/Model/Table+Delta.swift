@@ -140,8 +140,9 @@ extension Table {
     }
 
     /// Positions (in the delta's logged fields) of the key: the delta's key fields, else the
-    /// schema's `InPrimaryKey` fields; nil when the table has no key.
-    private func keyPositions(_ delta: Delta) -> [Int]? {
+    /// schema's `InPrimaryKey` fields; nil when the table has no key. (`ChangeTracker` logs
+    /// changes by the same key.)
+    func keyPositions(_ delta: Delta) -> [Int]? {
         var keyNames: [ByteString] = delta.keyFields
         if keyNames.isEmpty, let schema {
             for (i, properties) in schema.fields.enumerated() where i < fields.count {
