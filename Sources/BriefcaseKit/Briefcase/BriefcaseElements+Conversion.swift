@@ -75,7 +75,7 @@ extension BriefcaseElements {
         /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
         /// report (the first time it comes, and only when it decodes) and to the sink (after
         /// `leftOut` for one that fails).
-        func takeOrSkip(_ decoded: DecodedElement, at i: Int, _ report: inout ElementConversionReport,
+        func takeOrSkip(_ decoded: DecodedElement<Element>, at i: Int, _ report: inout ElementConversionReport,
                         sink: inout Sink) throws(BriefcaseError) -> Element? {
             let again = !seen.insert(i).inserted
             switch decoded.outcome {

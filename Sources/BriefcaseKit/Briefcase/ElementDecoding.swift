@@ -1,10 +1,25 @@
 import Foundation
 
+/// What worker threads make of an element's bytes: the model (`ModelReading`), or what
+/// `validate` checks as it reads (`CheckedReading`).
+protocol ElementReading: Sendable {
+    associatedtype Product: Sendable
+    /// Reads the element `entry` from `decoder`'s bytes (which hold its range).
+    func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Product
+}
+
+/// Elements decoded into the model.
+struct ModelReading: ElementReading {
+    func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
+        try decoder.decodeElement(entry, positionBase: positionBase)
+    }
+}
+
 /// An element as the driver loop (`BriefcaseElements.read(into:…)`) takes it from the decoding:
-/// the element or the error it failed with, and what the decoder warned about (also before a
-/// failure).
-struct DecodedElement: Sendable {
-    var outcome: Result<Element, BriefcaseError>
+/// what it was read into or the error it failed with, and what the decoder warned about (also
+/// before a failure).
+struct DecodedElement<Product: Sendable>: Sendable {
+    var outcome: Result<Product, BriefcaseError>
     var warnings: [DecodingWarning]
 }
 
@@ -15,29 +30,32 @@ struct DecodedElement: Sendable {
 /// are decoded ahead by worker threads (`ElementsDecodedAhead`); the caller takes the same
 /// elements, warnings and errors in the same order, so whatever it does with them — what it
 /// writes, reports, detects — is what it would with one job.
-struct ElementDecoding {
+struct ElementDecoding<Reading: ElementReading> {
     private let reader: BriefcaseElements
+    private let reading: Reading
     private let positions: [Int]
     private var taken = 0
-    private let ahead: ElementsDecodedAhead?
+    private let ahead: ElementsDecodedAhead<Reading>?
 
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
+    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int) {
         self.reader = reader
+        self.reading = reading
         self.positions = positions
         // Workers only pay when there is more than one element to share among them.
-        ahead = jobs > 1 && positions.count > 1 ? ElementsDecodedAhead(reader.elements, positions: positions, jobs: jobs) : nil
+        ahead = jobs > 1 && positions.count > 1
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs) : nil
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
     /// before go (the workers may then decode one more).
-    mutating func next() -> (position: Int, decoded: DecodedElement)? {
+    mutating func next() -> (position: Int, decoded: DecodedElement<Reading.Product>)? {
         guard taken < positions.count else { return nil }
         let position = positions[taken]
         taken += 1
         if let ahead { return (position, ahead.take(taken - 1)) }
         var warnings: [DecodingWarning] = []
         do throws(BriefcaseError) {
-            let element = try reader.decode(position, warnings: &warnings)
+            let element = try reader.read(position, reading, warnings: &warnings)
             return (position, DecodedElement(outcome: .success(element), warnings: warnings))
         } catch {
             return (position, DecodedElement(outcome: .failure(error), warnings: warnings))
@@ -63,8 +81,9 @@ struct ElementDecoding {
 ///
 /// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
 /// is read and written only with `condition` locked; the elements it hands across are `Sendable`.
-final class ElementsDecodedAhead: @unchecked Sendable {
+final class ElementsDecodedAhead<Reading: ElementReading>: @unchecked Sendable {
     private let elements: [BriefcaseElements.Stored]
+    private let reading: Reading
     private let positions: [Int]
     /// `bytesBefore[k]`: the bytes of the elements at `positions[0 ..< k]`.
     private let bytesBefore: [Int]
@@ -72,7 +91,7 @@ final class ElementsDecodedAhead: @unchecked Sendable {
     private let maximumAhead: Int
     private let condition = NSCondition()
     /// Decoded elements by sequence number modulo `slots.count` (`taker ... taker + maximumAhead`).
-    private var slots: [DecodedElement?]
+    private var slots: [DecodedElement<Reading.Product>?]
     /// The next sequence number a worker decodes.
     private var nextToDecode = 0
     /// The sequence number the taker holds or waits for: those before it are let go.
@@ -80,8 +99,9 @@ final class ElementsDecodedAhead: @unchecked Sendable {
     private var stopped = false
     private var runningWorkers: Int
 
-    init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int) {
+    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int) {
         self.elements = elements
+        self.reading = reading
         self.positions = positions
         var total = 0, largest = 0
         bytesBefore = [0] + positions.map { position in
@@ -108,7 +128,7 @@ final class ElementsDecodedAhead: @unchecked Sendable {
     }
 
     /// The element of sequence number `n` (each in turn from 0), waiting for it to be decoded.
-    func take(_ n: Int) -> DecodedElement {
+    func take(_ n: Int) -> DecodedElement<Reading.Product> {
         condition.lock()
         defer { condition.unlock() }
         if taker != n {
@@ -149,10 +169,11 @@ final class ElementsDecodedAhead: @unchecked Sendable {
             let reuse = spareHolds < taker
             condition.unlock()
             var warnings: [DecodingWarning] = []
-            let outcome: Result<Element, BriefcaseError>
+            let outcome: Result<Reading.Product, BriefcaseError>
             do throws(BriefcaseError) {
                 let stored = elements[positions[n]]
-                outcome = .success(reuse ? try stored.decode(warnings: &warnings, reusing: &spare) : try stored.decode(warnings: &warnings))
+                outcome = .success(reuse ? try stored.read(reading, warnings: &warnings, reusing: &spare)
+                                         : try stored.read(reading, warnings: &warnings))
             } catch {
                 outcome = .failure(error)
             }
@@ -164,5 +185,12 @@ final class ElementsDecodedAhead: @unchecked Sendable {
         runningWorkers -= 1
         condition.broadcast()
         condition.unlock()
+    }
+}
+
+extension ElementDecoding where Reading == ModelReading {
+    /// The elements decoded into the model.
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
+        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs)
     }
 }
