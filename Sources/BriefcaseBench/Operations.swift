@@ -64,6 +64,9 @@ enum Operation: String, CaseIterable {
     /// dabriefcase → folder the lazy way: `Briefcase.open` + `write(to:as: .folder)`, which copies
     /// the tables' bytes without decoding them.
     case toFolderLazy = "to-folder-lazy"
+    /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
+    /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
+    case jq
 
     var label: String {
         switch self {
@@ -80,11 +83,15 @@ enum Operation: String, CaseIterable {
         case .toSnapshot: return "dabriefcase → snapshot"
         case .toFolder: return "dabriefcase → folder"
         case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
+        case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
 
     /// Whether the input is the JSON document rather than the dabriefcase.
-    var readsJSON: Bool { self == .fromJSON }
+    var readsJSON: Bool { self == .fromJSON || self == .jq }
+
+    /// Whether `jq` can be started (the `jq` operation is skipped otherwise).
+    static let jqInstalled = System.run(["jq", "--version"]).status == 0
     /// Conversions, which the memory target applies to.
     var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy].contains(self) }
 }
@@ -130,6 +137,14 @@ enum Measure {
             let (status, _) = System.run(["cat", input], stdoutTo: "/dev/null")
             end = System.now(); cpuEnd = System.cpuTime(children: true)
             guard status == 0 else { System.fail("cat failed (\(status))") }
+            return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(children: true))
+
+        case .jq:
+            guard let json else { System.fail("jq: --json is required") }
+            cpuStart = System.cpuTime(children: true); start = System.now()
+            let (status, _) = System.run(["jq", "-c", ".", json], stdoutTo: "/dev/null")
+            end = System.now(); cpuEnd = System.cpuTime(children: true)
+            guard status == 0 else { System.fail("jq failed (\(status))") }
             return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(children: true))
 
         case .decode:
