@@ -52,6 +52,25 @@ struct RowCollector: RowVisitor {
     mutating func checkedRow(_ values: [Value?], at position: Int) { rows.append(values) }
 }
 
+/// Collects one record: the old or the new values of a change.
+struct RecordCollector: RowVisitor {
+    var record: Row = []
+    private var collector = RowCollector(capacity: 0)
+
+    @inline(__always) func beginRow(at position: Int, fieldCount: Int) -> Row { collector.beginRow(at: position, fieldCount: fieldCount) }
+    @inline(__always) func null(_ row: inout Row) { collector.null(&row) }
+    @inline(__always) func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+                                 _ row: inout Row) {
+        collector.bytes(storage, array, start: start, count: count, base: base, &row)
+    }
+    @inline(__always) func scalar(_ value: Value, _ row: inout Row) { collector.scalar(value, &row) }
+    @inline(__always) func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Row) {
+        collector.decimal(low: low, mid: mid, high: high, flags: flags, &row)
+    }
+    @inline(__always) mutating func endRow(_ row: consuming Row) { record = row }
+    mutating func checkedRow(_ values: [Value?], at position: Int) { record = values }
+}
+
 extension Bin2Decoder {
     /// Reads the `head.rowCount` rows that follow a table's head into `visitor`.
     mutating func decodeRows<Visitor: RowVisitor>(_ reader: inout ByteReader, head: TableHead,
@@ -81,13 +100,40 @@ extension Bin2Decoder {
         }
     }
 
+    /// The values of a change (`setBitIsValue`: a set bit of its mask is a value) into `visitor`:
+    /// straight from the buffer when they read cleanly, else by the checking reader (which
+    /// throws or warns), handed over whole.
+    mutating func readChangeValues<Visitor: RowVisitor>(_ reader: inout ByteReader, _ fields: [LoggedField], storages: [ValueStorage?],
+                                                        mask what: @autoclosure () -> String, element: ByteString,
+                                                        into visitor: inout Visitor) throws(BriefcaseError) {
+        let read = reader.bytes.withUnsafeBufferPointer { buffer in
+            var position = reader.readerIndex - reader.base
+            guard Self.fastRow(buffer, reader.bytes, position: &position, end: reader.endIndex - reader.base, storages: storages,
+                               setBitIsValue: true, into: &visitor) else { return false }
+            reader.readerIndex = position + reader.base
+            return true
+        }
+        guard !read else { return }
+        let start = reader.readerIndex - reader.base
+        visitor.checkedRow(try decodeValues(&reader, fields, setBitIsValue: true, mask: what(), element: element), at: start)
+    }
+
+    /// The values of a change, for the model.
+    mutating func decodeChangeValues(_ reader: inout ByteReader, _ fields: [LoggedField], storages: [ValueStorage?],
+                                     mask what: @autoclosure () -> String, element: ByteString) throws(BriefcaseError) -> [Value?] {
+        var collector = RecordCollector()
+        try readChangeValues(&reader, fields, storages: storages, mask: what(), element: element, into: &collector)
+        return collector.record
+    }
+
     /// Reads the row at `position` (an index into `array`, whose storage `buffer` is) into
     /// `visitor` without building error messages, or returns false — leaving `position` alone,
     /// the row's state dropped — when anything about it is not plainly valid: then the checking reader
     /// reads it and says what is wrong. Values are read as `readValue` reads them.
     @inline(__always)
     static func fastRow<Visitor: RowVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, _ array: [UInt8], position: inout Int, end: Int,
-                                             storages: [ValueStorage?], into visitor: inout Visitor) -> Bool {
+                                             storages: [ValueStorage?], setBitIsValue: Bool = false,
+                                             into visitor: inout Visitor) -> Bool {
         let fieldCount = storages.count
         let maskSize = (fieldCount + 7) >> 3
         guard let base = buffer.baseAddress, position >= 0, end <= buffer.count, end - position >= maskSize else { return false }
@@ -112,7 +158,7 @@ extension Bin2Decoder {
         }
         var row = visitor.beginRow(at: position, fieldCount: fieldCount)
         for column in 0..<fieldCount {
-            if mask[column &>> 3] & (1 &<< UInt8(truncatingIfNeeded: column & 7)) != 0 {
+            if (mask[column &>> 3] & (1 &<< UInt8(truncatingIfNeeded: column & 7)) != 0) != setBitIsValue {
                 visitor.null(&row)
                 continue
             }

@@ -79,11 +79,14 @@ extension ValidationRun {
                 checkRow(row.values, index: row.index, names: names, storages: storages, offset: &offset, element: table.name, file: file)
             }
             located.append(Located(element: .table(table), file: file, start: start, valuesChecked: true))
-        case .delta(let delta):
-            let item = Located(element: .delta(delta), file: file, start: start)
-            checkChanges(delta, at: item)
-            located.append(Located(element: .delta(delta.detachedHead), file: file, start: start, valuesChecked: true,
-                                   changeCount: delta.changes.count))
+        case .delta(let delta, let changeCount, let flagged):
+            let names = delta.loggedFields.map(\.name), storages = delta.loggedFields.map(\.type.storage)
+            for change in flagged {
+                var offset: Int? = change.start
+                checkChange(change.change, index: change.index, names: names, storages: storages, offset: &offset,
+                            element: delta.name, file: file)
+            }
+            located.append(Located(element: .delta(delta), file: file, start: start, valuesChecked: true, changeCount: changeCount))
         }
     }
 

@@ -177,21 +177,30 @@ extension ValidationRun {
         var offset = Self.layout(of: delta, at: item).changesStart
         let names = delta.loggedFields.map(\.name), storages = delta.loggedFields.map(\.type.storage)
         for (changeIndex, change) in delta.changes.enumerated() {
-            if !change.type.isKnown {
-                let code = change.type.rawValue
-                add(.error, .changeCodes, "change \(changeIndex) has change type \(code) (0 insert, 1 update, 2 delete)",
-                    offset: offset, element: name, file: file)
-            }
-            if !change.status.isKnown {
-                let code = change.status.rawValue
-                add(.error, .changeCodes, "change \(changeIndex) has status \(code) (0 pending, 1 resolved, 2 failed)",
-                    offset: offset.map { $0 + 8 }, element: name, file: file)
-            }
-            offset = offset.map { $0 + 16 + change.message.count }
-            for (side, values) in [("old", change.oldValues), ("new", change.newValues)] {
-                checkRecord(values, names: names, storages: storages, offset: &offset, element: name, file: file) { fieldName in
-                    { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
-                }
+            checkChange(change, index: changeIndex, names: names, storages: storages, offset: &offset, element: name, file: file)
+        }
+    }
+
+    /// The checks on change `changeIndex`, which starts at `offset` (ends after it): its codes
+    /// and values.
+    mutating func checkChange(_ change: DeltaChange, index changeIndex: Int, names: [ByteString], storages: [ValueStorage?],
+                              offset: inout Int?, element name: ByteString, file: String?) {
+        if !change.type.isKnown {
+            let code = change.type.rawValue
+            add(.error, .changeCodes, "change \(changeIndex) has change type \(code) (0 insert, 1 update, 2 delete)",
+                offset: offset, element: name, file: file)
+        }
+        if !change.status.isKnown {
+            let code = change.status.rawValue
+            add(.error, .changeCodes, "change \(changeIndex) has status \(code) (0 pending, 1 resolved, 2 failed)",
+                offset: offset.map { $0 + 8 }, element: name, file: file)
+        }
+        offset = offset.map { $0 + 16 + change.message.count }
+        for sideIndex in 0 ..< 2 {  // (no array of the values per change)
+            let old = sideIndex == 0, side = old ? "old" : "new"
+            checkRecord(old ? change.oldValues : change.newValues, names: names, storages: storages, offset: &offset,
+                        element: name, file: file) { fieldName in
+                { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
             }
         }
     }
@@ -284,13 +293,16 @@ extension ValidationRun {
     /// The first problem of UTF-16LE bytes: an odd length, or an unpaired surrogate (with its
     /// code unit index).
     static func wideTextProblem(_ text: ByteString) -> (message: String, unit: Int?)? {
-        let bytes = text.bytes
+        text.withUnsafeBufferPointer { wideTextProblem($0) }
+    }
+
+    static func wideTextProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> (message: String, unit: Int?)? {
         if bytes.count % 2 != 0 {
             return ("UTF-16 text has an odd byte length (\(bytes.count))", nil)
         }
-        var i = bytes.startIndex, unit = 0
+        var i = 0, unit = 0
         var pendingHigh: (unit: Int, value: UInt16)?
-        while i < bytes.endIndex {
+        while i < bytes.count {
             let value = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
             switch value {
             case 0xD800...0xDBFF:
@@ -339,9 +351,16 @@ extension ValidationRun {
     @inline(__always)
     static func mayHaveWideTextProblem(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
         if count & 1 != 0 { return true }
-        var i = 1
+        // Four code units at a time: a unit is a surrogate when its top five bits are 11011.
+        var i = 0
+        while count &- i >= 8 {
+            let units = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let v = (units & 0xF800_F800_F800_F800) ^ 0xD800_D800_D800_D800       // a lane is 0 for a surrogate
+            if (v &- 0x0001_0001_0001_0001) & ~v & 0x8000_8000_8000_8000 != 0 { return true }
+            i &+= 8
+        }
         while i < count {
-            if base[i] & 0xF8 == 0xD8 { return true }
+            if base[i &+ 1] & 0xF8 == 0xD8 { return true }
             i &+= 2
         }
         return false

@@ -7,9 +7,17 @@ struct CheckedElement: Sendable {
     enum Body: Sendable {
         /// The table without rows, and its rows that need a look, in row order.
         case table(Table, flagged: [FlaggedRow])
-        /// The delta with its changes (they are checked from the model; `ValidationRun` keeps its
-        /// `detachedHead`).
-        case delta(Delta)
+        /// The delta without changes, how many it has, and those that need a look, in order.
+        case delta(Delta, changeCount: Int, flagged: [FlaggedChange])
+    }
+
+    /// A change whose codes and values `ValidationRun.checkChange` looks at: one with a code
+    /// outside 0–2, a value the checks may find wrong, or values the checking reader read.
+    struct FlaggedChange: Sendable {
+        var index: Int
+        /// The file offset of its first byte.
+        var start: Int
+        var change: DeltaChange
     }
 
     /// A row whose values `ValidationRun.checkRow` looks at: one with a value that the checks may
@@ -56,13 +64,26 @@ struct CheckedReading: ElementReading {
                 return CheckedElement(body: .table(head.table.detachedHead, flagged: flagged), valuesValidUTF8: checks.strings.valid,
                                       nonASCII: checks.strings.nonASCII?.detached)
             case .delta:
-                let delta = try decoder.decodeDelta(&reader, name: entry.name)
-                var strings = EightBitValues()
-                _ = CodePage.forEachEightBitString(in: Bin2Stream(elements: [.delta(delta)]), properties: []) { string in
-                    strings.note(string)
-                    return strings.valid
+                let (delta, changeCount) = try decoder.decodeDeltaHead(&reader, name: entry.name)
+                let fields = delta.loggedFields, storages = fields.map(\.type.storage)
+                var checks = ValueChecks()
+                var flagged: [CheckedElement.FlaggedChange] = []
+                try decoder.decodeChanges(&reader, count: changeCount) {
+                    (decoder: inout Bin2Decoder, reader: inout ByteReader, index: Int) throws(BriefcaseError) in
+                    let start = reader.readerIndex
+                    let head = try decoder.decodeChangeHead(&reader)
+                    checks.note(head.message)
+                    try decoder.readChangeValues(&reader, fields, storages: storages, mask: "old-value mask", element: entry.name, into: &checks)
+                    try decoder.readChangeValues(&reader, fields, storages: storages, mask: "new-value mask", element: entry.name, into: &checks)
+                    guard checks.takeFlagged() || !head.type.isKnown || !head.status.isKnown else { return }
+                    // The change again, into the model (it read cleanly).
+                    var again = ByteReader(bytes: decoder.bytes, base: decoder.base, readerIndex: start, endIndex: reader.endIndex)
+                    var scratch = Bin2Decoder(bytes: decoder.bytes, base: decoder.base)
+                    let change = try scratch.decodeChange(&again, loggedFields: fields, storages: storages, element: entry.name)
+                    flagged.append(CheckedElement.FlaggedChange(index: index, start: start, change: change))
                 }
-                return CheckedElement(body: .delta(delta), valuesValidUTF8: strings.valid, nonASCII: strings.nonASCII?.detached)
+                return CheckedElement(body: .delta(delta.detachedHead, changeCount: changeCount, flagged: flagged),
+                                      valuesValidUTF8: checks.strings.valid, nonASCII: checks.strings.nonASCII?.detached)
             }
         }
     }
@@ -120,7 +141,11 @@ struct ValueChecks: RowVisitor {
         case .ansiString:
             strings.note(UnsafeBufferPointer(start: base + start, count: count)) { ByteString(array, range: start ..< start + count) }
         case .wideString:
-            if ValidationRun.mayHaveWideTextProblem(base + start, count: count) { row.suspicious = true }
+            // (Surrogates are rare, and most are paired: only then the exact look.)
+            if ValidationRun.mayHaveWideTextProblem(base + start, count: count),
+               ValidationRun.wideTextProblem(UnsafeBufferPointer(start: base + start, count: count)) != nil {
+                row.suspicious = true
+            }
         case .guid:
             if ValidationRun.guidProblem(UnsafeBufferPointer(start: base + start, count: count)) != nil { row.suspicious = true }
         default:
@@ -139,6 +164,16 @@ struct ValueChecks: RowVisitor {
     @inline(__always) mutating func endRow(_ row: consuming RowState) {
         if row.suspicious { flagged.append(Flagged(index: rowIndex, position: row.start, values: nil)) }
         rowIndex += 1
+    }
+
+    /// An 8-bit string besides the values (a change's message).
+    mutating func note(_ string: ByteString) { strings.note(string) }
+
+    /// Whether a row was flagged since the last call (forgetting it: the changes of a delta
+    /// are read record by record).
+    mutating func takeFlagged() -> Bool {
+        defer { flagged.removeAll(keepingCapacity: true) }
+        return !flagged.isEmpty
     }
 
     mutating func checkedRow(_ values: [Value?], at position: Int) {
