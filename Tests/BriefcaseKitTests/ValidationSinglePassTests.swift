@@ -113,4 +113,35 @@ import BriefcaseTestSupport
         #expect(notUTF8 > 0)
         #expect(capped > 0)
     }
+
+    /// The quick tests on values agree with the checks' own: a GUID passes `isGUIDText` exactly
+    /// when `guidProblem` finds nothing; UTF-16 text that `mayHaveWideTextProblem` clears has no
+    /// `wideTextProblem`. On every byte in every position of a GUID, and random text.
+    @Test func quickValueTestsAgreeWithTheChecks() {
+        let good = Array("0A1b2C3d-4E5f-6789-aBcD-eF0123456789".utf8)
+        var cases: [[UInt8]] = [good, Array("00000000-0000-0000-0000-000000000000".utf8)]
+        for position in 0 ..< 36 {
+            for byte in [0x00, 0x10, 0x19, 0x2D, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x46, 0x47, 0x60, 0x61, 0x66, 0x67, 0x7F, 0x80, 0xB0, 0xC6, 0xFF] as [UInt8] {
+                var guid = good
+                guid[position] = byte
+                cases.append(guid)
+            }
+        }
+        for guid in cases {
+            let quick = guid.withUnsafeBufferPointer { ValidationRun.isGUIDText($0.baseAddress!) }
+            #expect(quick == (ValidationRun.guidProblem(ByteString(guid)) == nil), "\(guid)")
+        }
+        var random = SplitMix64(state: 7)
+        for _ in 0 ..< 20_000 {
+            let count = Int(random.next() % 24)
+            let text: [UInt8] = (0 ..< count).map { i in
+                // Mostly ASCII units, now and then a surrogate's high byte.
+                i % 2 == 1 && random.next() % 6 == 0 ? UInt8(0xD8 + random.next() % 8) : UInt8(truncatingIfNeeded: random.next() % 0x7F)
+            }
+            let maybe = text.withUnsafeBufferPointer { ValidationRun.mayHaveWideTextProblem($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count) }
+            if !maybe { #expect(ValidationRun.wideTextProblem(ByteString(text)) == nil, "\(text)") }
+            let surrogate = stride(from: 1, to: count, by: 2).contains { text[$0] & 0xF8 == 0xD8 }
+            #expect(maybe == (count % 2 != 0 || surrogate), "\(text)")
+        }
+    }
 }

@@ -339,6 +339,28 @@ extension ValidationRun {
         return nil
     }
 
+    /// Whether 36 bytes are `8-4-4-4-12` hexadecimal text (`guidProblem` finds nothing), eight
+    /// or four bytes at a time.
+    @inline(__always)
+    static func isGUIDText(_ base: UnsafePointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(base), dash = UInt8(ascii: "-")
+        guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        /// The high bit of each byte (all below 0x80) set when the byte is in `low ... high`.
+        @inline(__always) func inRange(_ x: UInt64, _ low: UInt64, _ top: UInt64) -> UInt64 {
+            (x &+ ones &* (0x80 &- low)) & ~(x &+ ones &* (0x7F &- top)) & high
+        }
+        @inline(__always) func hex(_ x: UInt64) -> Bool {
+            x & high == 0 && inRange(x, 0x30, 0x39) | inRange(x | 0x2020_2020_2020_2020, 0x61, 0x66) == high
+        }
+        @inline(__always) func hex4(_ offset: Int) -> Bool {  // (the upper half filled with '0's)
+            hex(UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) | 0x3030_3030_0000_0000)
+        }
+        return hex(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+            && hex(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self)))
+            && hex4(9) && hex4(14) && hex4(19) && hex4(24)
+    }
+
     /// Whether a decimal's flags are what the `decimal` check reports: a scale above 28, or bits
     /// set besides the scale (16–23) and the sign (31).
     @inline(__always)

@@ -147,7 +147,7 @@ struct ValueChecks: RowVisitor {
                 row.suspicious = true
             }
         case .guid:
-            if ValidationRun.guidProblem(UnsafeBufferPointer(start: base + start, count: count)) != nil { row.suspicious = true }
+            if count != 36 || !ValidationRun.isGUIDText(base + start) { row.suspicious = true }
         default:
             break
         }
