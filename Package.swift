@@ -24,10 +24,11 @@ let package = Package(
         .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
-        .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit"]),
+        .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
-        // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
+        // Small C helpers: system calls Swift's Glibc module does not expose (renameat2), and the
+        // SIMD scan that finds a JSON array's items for parsing them on several threads.
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",

@@ -146,6 +146,7 @@ struct ValidateCommand: ParsableCommand {
             var sink = ValidationSink(path: path, format: "json", options: options)
             let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
                 var reader = JSONStreamReader(buffer)
+                reader.jobs = options.jobs
                 do throws(BriefcaseError) { try reader.read(into: &sink) } catch { return error }
                 return nil
             }
