@@ -61,6 +61,10 @@ struct RecordEditingTests {
         expected.append(DeltaChange(type: .delete, recordID: 1103, oldValues: [.integer(4), nil, .float(4.5)], newValues: [nil, nil, nil]))
         #expect(mixed.pendingChanges == expected)
 
+        // The same changes by logged field name.
+        #expect(mixed.changes.map { $0.new?.description } == ["ID=1 Name=\"renamed\" Score=1.5", "ID=3 Name=\"last\" Score=9.5", "ID=6 Name=\"six\" Score=NULL", nil])
+        #expect(try mixed.changes[3].old?.value("Score", as: Double.self) == 4.5 && mixed.changes[2].old == nil)
+
         let current = [Mixed(ID: 1, Name: "renamed", Score: 1.5), Mixed(ID: nil, Name: "first", Score: 2.5), Mixed(ID: 3, Name: "last", Score: 9.5),
                        Mixed(ID: nil, Name: nil, Score: nil), Mixed(ID: 6, Name: "six", Score: nil)]
         #expect(try mixed.rows(as: Mixed.self) == current)

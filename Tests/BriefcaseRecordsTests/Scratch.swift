@@ -2,7 +2,7 @@ import BriefcaseTestSupport
 import Foundation
 
 /// A temporary folder for one test, and fixture copies in it (the fixtures are never written).
-struct Scratch: ~Copyable {
+final class Scratch {
     let path: String
 
     init() throws {
