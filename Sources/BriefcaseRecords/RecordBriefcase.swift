@@ -84,6 +84,11 @@ public final class RecordBriefcase {
             throw RecordError(error, table: table.name, field: nil)
         }
         guard let origin = table.origin else {
+            // Its names were encoded in the table's code page: they must read the same in the briefcase's.
+            let names = [table.name] + table.fields.map(\.name)
+            if table.index.codePage != briefcase.codePage, let name = names.first(where: { briefcase.codePage.encode($0) != table.index.codePage.encode($0) }) {
+                throw RecordError(.cannotStore, "the name '\(name)' is written in \(table.index.codePage.name), the briefcase's names in \(briefcase.codePage.name): make the table with codePage: \(briefcase.codePage.name)", table: table.name)
+            }
             briefcase.addTable(table.briefcaseTable)
             return
         }

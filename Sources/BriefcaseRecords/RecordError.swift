@@ -5,6 +5,7 @@ import BriefcaseKit
 ///
 /// `description` is one line: `Orders: row 3, field 'Amount': datCurrency cannot be read as Bool`.
 public struct RecordError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of problem it is.
     public enum Kind: Sendable, Equatable {
         /// No table of that name in the briefcase.
         case unknownTable
@@ -26,7 +27,9 @@ public struct RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         case briefcase(BriefcaseError.Kind)
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
+    /// What is wrong, in one line (without the table, row and field).
     public var message: String
     /// The table, when known.
     public var table: String?

@@ -26,11 +26,13 @@ public struct RecordField: Hashable, Sendable {
     /// Whether the schema marks the field `InPrimaryKey`.
     public var isPrimaryKey: Bool { property("InPrimaryKey")?.lowercased() == "true" }
 
+    /// Fields are equal when name, type, size, position and schema properties are.
     public static func == (a: RecordField, b: RecordField) -> Bool {
         a.name == b.name && a.type == b.type && a.size == b.size && a.position == b.position
             && a.properties.map(\.name) == b.properties.map(\.name) && a.properties.map(\.value) == b.properties.map(\.value)
     }
 
+    /// Hashes name, type and position.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(type)

@@ -28,7 +28,9 @@ public struct RecordTable: Sendable {
     /// Which rows to read: the current ones (the stored rows with the pending changes applied,
     /// as Data Abstract's client shows them), or the stored ones (as the server last sent them).
     public enum RowState: Sendable {
+        /// The stored rows with the pending changes applied.
         case current
+        /// The rows as stored (as the server last sent them).
         case stored
     }
 

@@ -35,6 +35,7 @@ public struct StoredRows: Sequence, Sendable {
         self.storage = storage
     }
 
+    /// A cursor over the rows, from the first (each iteration reads them anew).
     public func makeIterator() -> StoredRowCursor { StoredRowCursor(self) }
 }
 
@@ -44,6 +45,7 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
     /// The window a file's rows are read in (more when one row is larger).
     static let windowSize = 1 << 20
 
+    /// The table without its rows, and how many rows it stores.
     public let head: TableHead
     private let storage: StoredRows.Storage
     /// How many rows were read so far.
@@ -89,6 +91,7 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
         }
     }
 
+    /// The next row or the error reading it (after which there is none); nil after the last.
     public mutating func next() -> Result<Row, BriefcaseError>? {
         do throws(BriefcaseError) {
             return try nextRow().map { .success($0) }
