@@ -8,11 +8,7 @@ import Testing
 /// change against deltas written out by hand from Spec/change-tracking.md; saving writes only
 /// what changed.
 struct RecordEditingTests {
-    struct Mixed: Codable, Equatable {
-        var ID: Int64?
-        var Name: String?
-        var Score: Double?
-    }
+    typealias Mixed = RecordReadingTests.Mixed
 
     /// Reading every table (and handing it back unedited) then saving gives the original bytes.
     @Test func savingWithoutEditsIsByteExact() throws {
