@@ -9,6 +9,7 @@ import Testing
 /// what changed.
 struct RecordEditingTests {
     typealias Mixed = RecordReadingTests.Mixed
+    struct Unnamed: Encodable { var ID: Int64; var Nom: String }
 
     /// Reading every table (and handing it back unedited) then saving gives the original bytes.
     @Test func savingWithoutEditsIsByteExact() throws {
@@ -137,6 +138,9 @@ struct RecordEditingTests {
         var mixed = try nulls.table("Mixed")
         let twoRows = #expect(throws: RecordError.self) { try mixed.update(key: ["ID": 5], setting: ["Name": "x"]) }
         #expect(twoRows?.kind == .noSuchRow)
+        let unknown = #expect(throws: RecordError.self) { try mixed.insert(Unnamed(ID: 9, Nom: "x")) }
+        #expect(unknown?.kind == .unknownField && unknown?.field == "Nom" && unknown?.table == "Mixed")
+        #expect(mixed.hasEdits == false && mixed.count == 5)
         try mixed.update(at: 0, setting: ["Score": Float(0.5)])   // a Float fits a datFloat exactly
         #expect(try mixed.record(at: 0).value("Score", as: Double.self) == 0.5)
     }

@@ -2,6 +2,7 @@ import BriefcaseKit
 import BriefcaseTestSupport
 import Foundation
 import Testing
+@testable import BriefcaseKit
 @testable import BriefcaseRecords
 
 /// Reading: names as text, values by field name as Swift types, errors naming table, row, field.
@@ -158,5 +159,14 @@ struct RecordReadingTests {
             }
         }
         #expect(tables >= 10)
+    }
+
+    /// Reading the stored rows one at a time never decodes the table whole.
+    @Test func storedRecordsDecodeNoTableWhole() throws {
+        let scratch = try Scratch()
+        let briefcase = try RecordBriefcase(path: try scratch.copy(fixture: "all-types.daBriefcase").path)
+        let rows = try briefcase.storedRecords(of: "AllTypes").map { try $0.get().decode(as: AllTypes.self) }
+        #expect(rows.map(\.LargeInt) == [.max, .min, 0, 1, -1])
+        #expect(briefcase.briefcase.tableDecodeCount == 0)
     }
 }
