@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
         // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
         .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
+        // Briefcases in Swift's own terms: String names, typed values, Codable rows, edits
+        // recorded as pending changes (Spec/records-api.md).
+        .library(name: "BriefcaseRecords", targets: ["BriefcaseRecords"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
@@ -25,6 +28,7 @@ let package = Package(
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
+        .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // Small C helpers: system calls Swift's Glibc module does not expose (renameat2), and the
@@ -45,6 +49,7 @@ let package = Package(
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
+        .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]

@@ -170,6 +170,24 @@ public final class BriefcaseElements {
     /// What `info` shows of element `i`, from its head: rows and changes are counted, not read.
     /// From a file it reads 64 KiB first, more only when the head needs it.
     public func summary(_ i: Int) throws(BriefcaseError) -> ElementSummary {
+        try readHead(i) { stored, decoder, reader throws(BriefcaseError) in
+            let range = stored.range
+            switch stored.kind {
+            case .table:
+                let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
+                return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
+                                      delta: nil, changeCount: 0, range: range)
+            case .delta:
+                let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
+                return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
+                                      delta: head.delta, changeCount: head.changeCount, range: range)
+            }
+        }
+    }
+
+    /// Decodes the head of element `i` with `decode`, over its first 64 KiB from a file, four
+    /// times more each time the head does not fit (errors name the element and the file).
+    func readHead<T>(_ i: Int, _ decode: (Stored, inout Bin2Decoder, inout ByteReader) throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
         let stored = elements[i]
         let range = stored.range
         var length: Int
@@ -179,16 +197,7 @@ public final class BriefcaseElements {
             var decoder = Bin2Decoder(bytes: bytes, base: base)
             var reader = ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.lowerBound + length)
             do throws(BriefcaseError) {
-                switch stored.kind {
-                case .table:
-                    let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
-                    return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
-                                          delta: nil, changeCount: 0, range: range)
-                case .delta:
-                    let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
-                    return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
-                                          delta: head.delta, changeCount: head.changeCount, range: range)
-                }
+                return try decode(stored, &decoder, &reader)
             } catch {
                 guard length < range.count else {
                     let located = error.inElement(stored.label)
