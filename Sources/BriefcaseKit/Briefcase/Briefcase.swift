@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A briefcase as Data Abstract apps use it: a single `.daBriefcase` file or a `.briefcase`

@@ -24,7 +24,7 @@ public enum FileIO {
             bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 while initialized < size {
                     readProgress?(initialized, size)
-                    let n = Glibc.read(fd, buffer.baseAddress! + initialized, min(size - initialized, 1 << 24))
+                    let n = SystemCall.read(fd, buffer.baseAddress! + initialized, min(size - initialized, 1 << 24))
                     if n < 0 && errno == EINTR { continue }
                     if n < 0 { failed = true }
                     if n <= 0 { break }
@@ -41,7 +41,7 @@ public enum FileIO {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             readProgress?(bytes.count, total)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError("cannot read", path)
@@ -167,7 +167,7 @@ public struct AtomicOutput {
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            let n = SystemCall.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -215,7 +215,7 @@ extension FileIO {
         let fd = try openRegularFile(path).descriptor
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, count) }
         guard n >= 0 else { throw ioError("cannot read", path) }
         return Array(buffer[0..<n])
     }

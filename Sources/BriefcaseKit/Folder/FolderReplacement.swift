@@ -2,6 +2,8 @@ import CSystemShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Puts a finished folder briefcase in the place of an existing one without ever losing either:

@@ -91,7 +91,7 @@ public enum Gzip {
             var chunk = [UInt8](repeating: 0, count: size == nil ? 64 << 10 : 1 << 20)
             var compressedRead = 0
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw FileIO.ioError("cannot read", path)
@@ -121,7 +121,7 @@ public enum Gzip {
             var output: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 512)
             while output.count < count {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw FileIO.ioError("cannot read", path)
