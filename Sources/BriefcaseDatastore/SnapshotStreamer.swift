@@ -14,8 +14,11 @@ import DatastoreKit
 
 /// What a streamed export found, once the document is written.
 public struct SnapshotExportSummary: Sendable {
+    /// The revision of the snapshot: the number of deltas written.
     public var rev: Int
+    /// The rows written to the snapshot.
     public var rowCount: Int
+    /// The deltas written (one per pending change).
     public var deltaCount: Int
     /// Changes that could not be matched to a row, logged fields that are not columns, hints
     /// that were ignored.

@@ -18,7 +18,9 @@ import Darwin
 /// count and the bytes-read count — lives in its `OpenDescriptors.Slot`, changed only under that
 /// registry's lock; the `pread`s themselves run unlocked, side by side.
 public final class RandomAccessFile: @unchecked Sendable {
+    /// The file's path.
     public let path: String
+    /// The file's size in bytes, when it was opened.
     public let size: Int
     /// Bytes read so far through this handle.
     public var bytesRead: Int { OpenDescriptors.bytesRead(descriptor) }

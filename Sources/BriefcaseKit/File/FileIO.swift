@@ -89,6 +89,7 @@ public enum FileIO {
 /// the destination by `commit()`, or removed by `discard()`. Standard output ("-") is written
 /// directly.
 public struct AtomicOutput {
+    /// The destination ("-" for standard output).
     public let path: String
     private let temporaryPath: String?
     private var fd: Int32
@@ -96,6 +97,7 @@ public struct AtomicOutput {
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
     private var registration: Int?
 
+    /// Creates the temporary file next to `path` (nothing for standard output).
     public init(path: String) throws(BriefcaseError) {
         self.path = path
         if path == "-" {
@@ -131,6 +133,7 @@ public struct AtomicOutput {
         String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Writes bytes, all of them or an error.
     public mutating func write(_ bytes: some Collection<UInt8>) throws(BriefcaseError) {
         let result: Bool = bytes.withContiguousStorageIfAvailable { buffer in
             Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
@@ -138,6 +141,7 @@ public struct AtomicOutput {
         guard result else { throw FileIO.ioError("cannot write", displayName) }
     }
 
+    /// Writes bytes, all of them or an error.
     public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
         guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
     }

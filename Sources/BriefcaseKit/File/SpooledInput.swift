@@ -47,7 +47,9 @@ public final class SpooledInput {
 
     /// Copies `name` ("-": standard input) into a temporary file.
     /// - Parameters:
+    ///   - name: the path to copy, or "-" for standard input.
     ///   - gzip: true to inflate, false to copy, nil to decide by the first two bytes (1f 8b).
+    ///   - shape: what the input must look like: copying stops at the first byte that cannot belong (`SpoolShape`).
     ///   - limit: the most inflated bytes; default `Gzip.defaultLimit` (see above).
     public init(_ name: String, gzip: Bool?, shape: SpoolShape = .any, limit: Int? = nil) throws(BriefcaseError) {
         self.name = name

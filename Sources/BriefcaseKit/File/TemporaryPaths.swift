@@ -32,6 +32,7 @@ public enum TemporaryPaths {
         }
     }
 
+    /// Forgets the path registered with `token` (it was moved into place or removed).
     public static func unregister(_ token: Int) {
         withLock { _ = paths.removeValue(forKey: token) }
     }
