@@ -50,7 +50,8 @@ for path in files:
             continue  # declared by the compiler, not in our sources
         comment = symbol.get("docComment")
         own = comment and comment.get("module", target) == target
-        if own and any(line["text"].strip() for line in comment["lines"]):
+        text = [line["text"].strip() for line in comment["lines"] if line["text"].strip()] if own else []
+        if text and not text[0].startswith("- "):  # a summary, not only `- Parameter` callouts
             continue
         file = location["uri"].removeprefix("file://").removeprefix(root + "/")
         missing.append(f"{file}:{location['position']['line'] + 1}: {'/'.join(symbol['pathComponents'])} has no summary")
