@@ -82,7 +82,7 @@ public struct DataType: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     /// `datWideString` etc.; `dat#31` for codes no source names.
     public var name: String { isKnown ? Self.names[Int(rawValue)] : "dat#\(rawValue)" }
-    /// The type's name (`datString`…), or its number when unknown.
+    /// The type's Data Abstract name (`datString`…), `dat#N` when unknown.
     public var description: String { name }
 
     /// The type with Data Abstract name `name` (`datInteger`), case-insensitively, or `dat#N`.
