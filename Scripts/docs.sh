@@ -2,7 +2,7 @@
 # Builds the DocC documentation of every library product (swift-docc-plugin) and fails on any
 # docc warning or on any public symbol without a summary (README, "Documentation").
 #
-#   Scripts/docs.sh                 every library target
+#   Scripts/docs.sh                 the targets of every library product in Package.swift
 #   Scripts/docs.sh TARGET...       only these
 #
 # The archives land in .build/plugins/Swift-DocC/outputs/TARGET.doccarchive (open one with
@@ -17,8 +17,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(JSONCore BriefcaseKit BriefcaseJSON DatastoreKit BriefcaseDatastore)
-[ $# -gt 0 ] && targets=("$@")
+if [ $# -gt 0 ]; then
+  targets=("$@")
+else
+  # A product added later is documented and checked without editing this script.
+  mapfile -t targets < <(swift package describe --type json | python3 -c '
+import json, sys
+package = json.load(sys.stdin)
+seen = []
+for product in package["products"]:
+    if "library" in product["type"]:
+        seen += [t for t in product["targets"] if t not in seen]
+print("\n".join(seen))')
+  [ ${#targets[@]} -gt 0 ] || { echo "docs: no library product found in Package.swift" >&2; exit 1; }
+fi
 
 failed=0
 for target in "${targets[@]}"; do
