@@ -60,6 +60,8 @@ for path in files:
         location = symbol.get("location")
         if not location or "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
             continue  # declared by the compiler, not in our sources
+        if symbol["kind"]["identifier"] == "swift.extension":
+            continue  # an extension block is no API of its own (docc counts none); its members are checked
         comment = symbol.get("docComment")
         own = comment and comment.get("module", target) == target
         text = [line["text"].strip() for line in comment["lines"] if line["text"].strip()] if own else []
