@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "briefcase",
+    // Apple systems (README, "Apple platforms"): Synchronization's Mutex and typed throws need these.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
         .library(name: "JSONCore", targets: ["JSONCore"]),
@@ -21,10 +23,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation` (Scripts/docs.sh): a command plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "JSONCore"),
-        .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"],
+                linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux])),
+                                 .linkedLibrary("iconv", .when(platforms: [.macOS, .iOS]))]),  // Darwin's iconv is a library of its own
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),

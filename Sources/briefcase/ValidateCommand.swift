@@ -5,6 +5,8 @@ import BriefcaseJSON
 import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 struct ValidateCommand: ParsableCommand {

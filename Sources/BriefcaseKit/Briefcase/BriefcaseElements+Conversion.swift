@@ -2,8 +2,11 @@
 public struct SkippedElement: Sendable, CustomStringConvertible {
     /// The element's position in `BriefcaseElements.elements`.
     public var index: Int
+    /// Table or delta.
     public var kind: ElementKind
+    /// The element's name, as text.
     public var name: String
+    /// Why its bytes did not decode.
     public var error: BriefcaseError
     /// `skipped damaged table 'Orders': offset 1234: what is wrong` (the file is the caller's to name).
     public var description: String {
@@ -19,6 +22,7 @@ public struct ElementConversionReport: Sendable {
     public var detection: CodePageDetection?
     /// Decoding warnings in file order, then the container's.
     public var warnings: [DecodingWarning] = []
+    /// The elements left out as damaged, in file order.
     public var skipped: [SkippedElement] = []
 }
 

@@ -13,7 +13,9 @@
 public final class BriefcaseElements {
     /// One element in its file (or buffer).
     public struct Stored: Sendable {
+        /// Table or delta.
         public var kind: ElementKind
+        /// The element's name as stored (8-bit).
         public var name: ByteString
         let source: BriefcaseSource
         let indexEntry: ElementIndex.Entry
@@ -62,9 +64,13 @@ public final class BriefcaseElements {
 
     /// The file (nil when reading a buffer in memory).
     public let path: String?
+    /// The container the elements come from.
     public let container: ContainerFormat
+    /// A single file's properties (a folder's `Properties.plist`), in order.
     public let properties: [BriefcaseProperty]
+    /// Bytes between a single file's properties and its data, kept for byte-exact writing.
     public let headerPadding: ByteString
+    /// Every element, in reading order.
     public let elements: [Stored]
     /// Warnings about the container itself (bytes after the index, bytes between properties and
     /// data), reported after the elements' warnings.
@@ -212,13 +218,17 @@ public final class BriefcaseElements {
 
 /// What `info` shows of an element without decoding rows or changes.
 public struct ElementSummary: Sendable {
+    /// Table or delta.
     public var kind: ElementKind
+    /// The element's name as stored (8-bit).
     public var name: ByteString
     /// Tables: schema, fields (the `rows` are empty).
     public var table: Table?
+    /// Tables: how many rows are stored.
     public var rowCount: Int
     /// Deltas: the header (logged fields, key fields) with no changes, and the change count.
     public var delta: Delta?
+    /// Deltas: how many changes are stored.
     public var changeCount: Int
     /// The body's byte range in the file.
     public var range: Range<Int>

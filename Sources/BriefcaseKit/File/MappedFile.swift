@@ -9,7 +9,9 @@ import Darwin
 /// front to back keeps only a window of it resident. The pages are backed by the file, so a
 /// released page that is touched again is simply read back from the page cache.
 public final class MappedFile {
+    /// The file's path.
     public let path: String
+    /// The file's size in bytes.
     public let count: Int
     private let base: UnsafeMutableRawPointer?
     private var released = 0
