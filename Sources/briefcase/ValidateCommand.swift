@@ -5,6 +5,8 @@ import BriefcaseJSON
 import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 struct ValidateCommand: ParsableCommand {
@@ -146,6 +148,7 @@ struct ValidateCommand: ParsableCommand {
             var sink = ValidationSink(path: path, format: "json", options: options)
             let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
                 var reader = JSONStreamReader(buffer)
+                reader.jobs = options.jobs
                 do throws(BriefcaseError) { try reader.read(into: &sink) } catch { return error }
                 return nil
             }

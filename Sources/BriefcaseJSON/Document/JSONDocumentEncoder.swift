@@ -7,6 +7,7 @@ import BriefcaseKit
 /// Everything the binary writer needs to reproduce the file byte for byte is in the document.
 /// Text is shown as text where that is reversible; otherwise the exact bytes travel as base64.
 public struct JSONDocumentEncoder<Sink: ByteSink> {
+    /// The writer of the document (its sink is the output).
     public var writer: JSONWriter<Sink>
     /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values); as a
     /// sink, the one each `begin` names.
@@ -14,15 +15,19 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
     private(set) var emitter: JSONValueEmitter
 
+    /// An encoder writing into `sink`, 8-bit strings decoded with `codePage` (the head's code page replaces it).
     public init(sink: Sink, codePage: CodePage) {
         self.writer = JSONWriter(sink: sink)
         self.codePage = codePage
         self.emitter = JSONValueEmitter(codePage: codePage)
     }
 
+    /// `format` of the document: `briefcase-json`.
     public static var formatName: String { "briefcase-json" }
+    /// `version` of the document.
     public static var formatVersion: Int64 { 1 }
 
+    /// Writes a whole decoded briefcase as one document.
     public mutating func encode(_ document: BriefcaseDocument) throws {
         begin(container: document.container, properties: document.file.properties, headerPadding: document.file.headerPadding)
         for element in document.file.stream.elements { try encode(element) }
@@ -235,6 +240,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 /// names, each element as it comes, `finish` closes the document and flushes; `abandon`
 /// forgets what was written, in the writer and in its sink).
 extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
+    /// Writes the document's head: format, code page, container, properties.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         if head.codePage != codePage {
             codePage = head.codePage
@@ -243,14 +249,17 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         begin(container: head.container, properties: head.properties, headerPadding: head.headerPadding)
     }
 
+    /// Writes one element: a table with its rows, or a delta with its changes.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         try Self.typed { () throws in try encode(element) }
     }
 
+    /// Closes the document and flushes the writer.
     public mutating func finish() throws(BriefcaseError) {
         try Self.typed { () throws in try end() }
     }
 
+    /// Forgets what was written, so that the source can begin again.
     public mutating func abandon() {
         try? writer.reset()
     }

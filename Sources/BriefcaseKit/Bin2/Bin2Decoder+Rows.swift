@@ -52,7 +52,7 @@ struct RowCollector: RowVisitor {
     mutating func checkedRow(_ values: [Value?], at position: Int) { rows.append(values) }
 }
 
-/// Collects one record: the old or the new values of a change.
+/// Collects one record: a row read on its own (`StoredRows`), the old or the new values of a change.
 struct RecordCollector: RowVisitor {
     var record: Row = []
     private var collector = RowCollector(capacity: 0)

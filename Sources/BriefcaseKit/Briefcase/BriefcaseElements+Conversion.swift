@@ -2,8 +2,11 @@
 public struct SkippedElement: Sendable, CustomStringConvertible {
     /// The element's position in `BriefcaseElements.elements`.
     public var index: Int
+    /// Table or delta.
     public var kind: ElementKind
+    /// The element's name, as text.
     public var name: String
+    /// Why its bytes did not decode.
     public var error: BriefcaseError
     /// `skipped damaged table 'Orders': offset 1234: what is wrong` (the file is the caller's to name).
     public var description: String {
@@ -19,6 +22,7 @@ public struct ElementConversionReport: Sendable {
     public var detection: CodePageDetection?
     /// Decoding warnings in file order, then the container's.
     public var warnings: [DecodingWarning] = []
+    /// The elements left out as damaged, in file order.
     public var skipped: [SkippedElement] = []
 }
 
@@ -48,6 +52,11 @@ extension BriefcaseElements {
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
+            if sink.takesHeadsOnly {
+                let report = try readHeads(into: &sink, encoding: encoding)
+                try sink.finish()
+                return report
+            }
             // Each head is read once, for the sink and for the code page detection.
             let heads: [Element?] = sink.needsHeads || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
             var order: [Int]?
@@ -66,6 +75,23 @@ extension BriefcaseElements {
             sink.abandon()
             throw error
         }
+    }
+
+    /// For a sink that takes heads only: each element's head and count, nothing else read; the
+    /// code page (when not given) detected from the heads alone, as a briefcase's names are what
+    /// such a sink shows.
+    private func readHeads<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?) throws(BriefcaseError) -> ElementConversionReport {
+        let summaries = try elements.indices.map { (i) throws(BriefcaseError) in try summary(i) }
+        var report = ElementConversionReport(codePage: encoding ?? .utf8)
+        if encoding == nil {
+            let detection = StreamingCodePageDetection(heads: summaries.map(\.head), properties: properties).detection
+            report.codePage = detection.codePage
+            report.detection = detection
+        }
+        try sink.begin(BriefcaseHead(container: container, codePage: report.codePage, properties: properties, headerPadding: headerPadding))
+        for (i, summary) in summaries.enumerated() { try sink.element(summary: summary, at: i) }
+        report.warnings = containerWarnings
+        return report
     }
 
     private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,

@@ -7,11 +7,16 @@
 /// in, the code page of its 8-bit strings (named by a JSON or snapshot document, a folder's,
 /// given, or detected), and a single-file briefcase's properties and header padding.
 public struct BriefcaseHead: Hashable, Sendable {
+    /// The container the briefcase is (or was) in.
     public var container: ContainerFormat
+    /// The code page of the briefcase's 8-bit strings.
     public var codePage: CodePage
+    /// A single file's properties (a folder's `Properties.plist`), in order.
     public var properties: [BriefcaseProperty]
+    /// Bytes between a single file's properties and its data, kept for byte-exact writing.
     public var headerPadding: ByteString
 
+    /// A head of these parts.
     public init(container: ContainerFormat, codePage: CodePage, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty) {
         self.container = container
         self.codePage = codePage
@@ -25,9 +30,13 @@ public struct BriefcaseHead: Hashable, Sendable {
 /// page that a later element contradicts, a JSON document whose head comes after its elements) —
 /// and then `begin` again: everything received before is void. After `finish`, nothing comes.
 public protocol BriefcaseSink {
+    /// Starts (or starts again) with the briefcase's head.
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError)
+    /// Takes the next element: a table with its rows, or a delta with its changes.
     mutating func element(_ element: Element) throws(BriefcaseError)
+    /// Completes the output: nothing more comes.
     mutating func finish() throws(BriefcaseError)
+    /// Forgets everything received since `begin` (the source failed, or starts over).
     mutating func abandon()
 
     /// The element at stream position `position`, from a source that knows positions (what a
@@ -58,6 +67,16 @@ public protocol BriefcaseSink {
     /// The element at `position` that the source leaves out (`skipDamaged`): its bytes did not
     /// decode. Default: nothing.
     mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError)
+
+    /// Whether the sink looks at no row and no change, only at each element's head and count
+    /// (`info`): a source that can read heads alone (a binary briefcase, by offset) then hands
+    /// it `element(summary:at:)` instead of `element(_:at:)`, and reads nothing else. A source
+    /// that cannot (a JSON document) still hands whole elements. Default: false.
+    var takesHeadsOnly: Bool { get }
+
+    /// The head and count of the element at stream position `position`, from a source that read
+    /// only that (`takesHeadsOnly`). Default: nothing.
+    mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError)
 }
 
 extension BriefcaseSink {
@@ -67,34 +86,43 @@ extension BriefcaseSink {
     public mutating func wroteOnlyValidUTF8() -> Bool? { nil }
     public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {}
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
+    public var takesHeadsOnly: Bool { false }
+    public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
 public struct BriefcaseCollector: BriefcaseSink {
+    /// The head received, once `begin` was called.
     public private(set) var head: BriefcaseHead?
+    /// The elements received, in order.
     public private(set) var elements: [Element] = []
 
+    /// An empty collector.
     public init() {}
 
     /// The document once finished (nil before).
     public private(set) var document: BriefcaseDocument?
 
+    /// Keeps the head and forgets earlier elements.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         self.head = head
         elements = []
         document = nil
     }
 
+    /// Keeps the element.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         elements.append(element)
     }
 
+    /// Makes the document of what was received.
     public mutating func finish() throws(BriefcaseError) {
         guard let head else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         let file = BriefcaseFile(properties: head.properties, stream: Bin2Stream(elements: elements), headerPadding: head.headerPadding)
         document = BriefcaseDocument(container: head.container, file: file)
     }
 
+    /// Forgets what was received.
     public mutating func abandon() {
         head = nil
         elements = []
@@ -105,27 +133,37 @@ public struct BriefcaseCollector: BriefcaseSink {
 /// A sink around another (`inner`): everything passes through, except what the wrapper adds by
 /// implementing it itself.
 public protocol ForwardingSink: BriefcaseSink {
+    /// The type of the sink wrapped.
     associatedtype Inner: BriefcaseSink
+    /// The sink wrapped.
     var inner: Inner { get set }
 }
 
 extension ForwardingSink {
+    /// Passes the head on.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try inner.begin(head) }
+    /// Passes the element on.
     public mutating func element(_ element: Element) throws(BriefcaseError) { try inner.element(element) }
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try inner.element(element, at: position) }
+    /// Finishes the wrapped sink.
     public mutating func finish() throws(BriefcaseError) { try inner.finish() }
+    /// Abandons the wrapped sink.
     public mutating func abandon() { inner.abandon() }
     public var needsHeads: Bool { inner.needsHeads }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try inner.prepare(heads: heads) }
     public mutating func wroteOnlyValidUTF8() -> Bool? { inner.wroteOnlyValidUTF8() }
     public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) { inner.warnings(warnings, at: position) }
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
+    public var takesHeadsOnly: Bool { inner.takesHeadsOnly }
+    public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) { try inner.element(summary: summary, at: position) }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
 public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
+    /// The sink the heads go to.
     public var inner: Inner
+    /// The code page the output is written in; nil: the source's.
     public let codePage: CodePage?
 
     /// With `codePage` nil, the heads pass unchanged.
@@ -134,6 +172,7 @@ public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
         self.codePage = codePage
     }
 
+    /// Passes the head on, naming `codePage` when one is set.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         var head = head
         if let codePage { head.codePage = codePage }
