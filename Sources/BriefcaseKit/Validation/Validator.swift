@@ -90,7 +90,8 @@ public enum Validator {
             $0.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()) && !$0.hasPrefix(".")
         }
         for name in tableFiles {
-            // One file open at a time, closed when its elements are checked.
+            // (Its handle is kept for a second pass if the code page needs one; `OpenDescriptors`
+            // keeps few descriptors open, whatever the number of files.)
             try run.addFile(.file(try RandomAccessFile(path: path + "/" + name)), container: .dabriefcase, file: name)
         }
         let plistPath = path + "/" + Briefcase.propertiesFileName
