@@ -72,8 +72,18 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     /// Writes the next element (after `begin`).
     public mutating func encode(_ element: Element) throws {
+        writeSeparator()
+        try encodeBody(element)
+    }
+
+    /// What comes before the next element.
+    mutating func writeSeparator() {
         writer.writeRaw(elementsWritten == 0 ? "\n    " : ",\n    ")
         elementsWritten += 1
+    }
+
+    /// The element's object.
+    mutating func encodeBody(_ element: Element) throws {
         switch element {
         case .table(let table): try encodeTable(table)
         case .delta(let delta): try encodeDelta(delta)
@@ -264,6 +274,32 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         try? writer.reset()
     }
 
+    /// Each element encoded on the thread that decoded it (its JSON object, and whether its
+    /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
+    public func elementPreparation() -> ElementPreparation? {
+        let codePage = codePage
+        return ElementPreparation { element in
+            var encoder = JSONDocumentEncoder<ArraySink>(sink: ArraySink(), codePage: codePage)
+            do {
+                try encoder.encodeBody(element)
+                try encoder.writer.flush()
+            } catch {
+                return Result<EncodedJSONElement, BriefcaseError>.failure(error as? BriefcaseError ?? BriefcaseError(.io, "cannot write: \(error)"))
+            }
+            return Result<EncodedJSONElement, BriefcaseError>.success(EncodedJSONElement(bytes: encoder.writer.sink.bytes,
+                                                                                 validUTF8: !encoder.emitter.takeInvalidUTF8()))
+        }
+    }
+
+    /// Writes an element encoded on another thread: the bytes `element(_:)` would write.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
+        writeSeparator()
+        let bytes = try encoded.get()
+        writer.writeRaw(bytes.bytes)
+        if !bytes.validUTF8 { emitter.noteInvalidUTF8() }
+    }
+
     /// Every 8-bit string is checked as it is written as UTF-8: the answer for the code page
     /// detection of a binary source, since the last call.
     public mutating func wroteOnlyValidUTF8() -> Bool? {
@@ -280,4 +316,11 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
             throw BriefcaseError(.io, "cannot write: \(error)")
         }
     }
+}
+
+/// One element's JSON object, encoded ahead on another thread (`JSONDocumentEncoder.elementPreparation()`).
+public struct EncodedJSONElement: Sendable {
+    let bytes: [UInt8]
+    /// Whether every 8-bit string written as UTF-8 text was valid UTF-8.
+    let validUTF8: Bool
 }
