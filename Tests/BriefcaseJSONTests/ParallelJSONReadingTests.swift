@@ -116,3 +116,48 @@ struct ParallelJSONReadingTests {
         }
     }
 }
+
+/// A binary briefcase written as JSON with its elements encoded on the workers that decoded them
+/// (`JSONDocumentEncoder.elementPreparation()`): the bytes of one job.
+struct PreparedJSONElementTests {
+    /// Counts the elements that come prepared, passing everything to the encoder.
+    struct CountingPrepared: PassingPreparedElements {
+        var inner: JSONDocumentEncoder<ArraySink>
+        var prepared = 0
+        mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+            self.prepared += 1
+            try inner.element(element, prepared: prepared, at: position)
+        }
+    }
+
+    static func json(_ bytes: [UInt8], jobs: Int) throws -> (json: [UInt8], prepared: Int) {
+        let reader = try BriefcaseElements(bytes: bytes, as: .dabriefcase)
+        var sink = CountingPrepared(inner: JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8))
+        _ = try reader.read(into: &sink, encoding: nil, skipDamaged: false, jobs: jobs)
+        return (sink.inner.writer.sink.bytes, sink.prepared)
+    }
+
+    /// 40 groups of random tables (every type, text that is not UTF-8) and a briefcase whose
+    /// 8-bit text turns out not to be UTF-8 only in its 30th table (the code page chosen from
+    /// the heads given up there, and the document begun again): jobs 2 and 8 write the bytes of
+    /// jobs 1, every element encoded ahead.
+    @Test func elementsEncodedAheadWriteTheBytesOfOneJob() throws {
+        let restart: [Element] = (0 ..< 35).map { t in
+            .table(Table(name: ByteString(utf8: "T\(t)"), fields: [FieldDescriptor(name: "Text", type: .string, size: 50)],
+                         rows: [[.ansiString(t == 29 ? ByteString([0x63, 0x61, 0x66, 0xE9]) : ByteString(utf8: "abc"))]]))
+        }
+        let documents = [try ManyTables(groups: 40, seed: 9).document.encode(),
+                         try BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: restart)))]
+        for (k, bytes) in documents.enumerated() {
+            let one = try Self.json(bytes, jobs: 1)
+            #expect(one.prepared == 0)
+            let back = try JSONDocumentDecoder().decode(one.json)
+            #expect(try back.encode() == bytes, "document \(k): the JSON of one job gives the briefcase back")
+            for jobs in [2, 8] {
+                let more = try Self.json(bytes, jobs: jobs)
+                #expect(more.json == one.json, "document \(k), jobs \(jobs)")
+                #expect(more.prepared > 0, "document \(k), jobs \(jobs): elements came encoded")
+            }
+        }
+    }
+}

@@ -21,6 +21,8 @@ struct ModelReading: ElementReading {
 struct DecodedElement<Product: Sendable>: Sendable {
     var outcome: Result<Product, BriefcaseError>
     var warnings: [DecodingWarning]
+    /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
+    var prepared: (any Sendable)? = nil
 }
 
 /// The elements at `positions` (indices into `BriefcaseElements.elements`, the order the driver
@@ -37,13 +39,16 @@ struct ElementDecoding<Reading: ElementReading> {
     private var taken = 0
     private let ahead: ElementsDecodedAhead<Reading>?
 
-    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int) {
+    /// With `prepare`, each worker also does the sink's work on what it read
+    /// (`BriefcaseSink.elementPreparation()`).
+    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int,
+         prepare: (@Sendable (Reading.Product) -> any Sendable)? = nil) {
         self.reader = reader
         self.reading = reading
         self.positions = positions
         // Workers only pay when there is more than one element to share among them.
         ahead = jobs > 1 && positions.count > 1
-            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs) : nil
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs, prepare: prepare) : nil
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -76,7 +81,8 @@ struct ElementDecoding<Reading: ElementReading> {
 final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
 
-    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int) {
+    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
+         prepare: (@Sendable (Reading.Product) -> any Sendable)?) {
         work = WorkDoneAhead(sizes: positions.map { elements[$0].range.count }, jobs: jobs, name: "briefcase element decoding") {
             var spare: [UInt8] = []
             return { n, mayReuse in
@@ -85,7 +91,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
                     let stored = elements[positions[n]]
                     let product = mayReuse ? try stored.read(reading, warnings: &warnings, reusing: &spare)
                                            : try stored.read(reading, warnings: &warnings)
-                    return DecodedElement(outcome: .success(product), warnings: warnings)
+                    return DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepare?(product))
                 } catch {
                     return DecodedElement(outcome: .failure(error), warnings: warnings)
                 }
@@ -101,8 +107,9 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
 }
 
 extension ElementDecoding where Reading == ModelReading {
-    /// The elements decoded into the model.
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
-        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs)
+    /// The elements decoded into the model; with `preparation`, each worker also does the sink's
+    /// work on the element it decoded.
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil) {
+        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, prepare: preparation.map { $0.prepare })
     }
 }

@@ -43,7 +43,6 @@ public final class MappedFile {
     /// The file's bytes, valid while this object lives.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
-    /// Drops the whole pages before `offset` from memory (they are read again if touched).
     /// Lets the kernel drop the pages wholly inside `range` (read again from the file if touched
     /// again): for a pass that reads ahead of the reader, such as the scan of a JSON document's
     /// elements before they are parsed on several threads.
@@ -55,6 +54,7 @@ public final class MappedFile {
         _ = madvise(base + lower, upper - lower, MADV_DONTNEED)
     }
 
+    /// Drops the whole pages before `offset` from memory (they are read again if touched).
     public func release(upTo offset: Int) {
         guard let base else { return }
         let end = min(offset, count) / Self.pageSize * Self.pageSize

@@ -77,6 +77,27 @@ public protocol BriefcaseSink {
     /// The head and count of the element at stream position `position`, from a source that read
     /// only that (`takesHeadsOnly`). Default: nothing.
     mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError)
+
+    /// Work on each element that can be done on any thread before the element's turn — a JSON
+    /// writer's encoding of it — asked for after each `begin` (the work may depend on the head).
+    /// A source decoding on several threads has its workers do it, and hands the result to
+    /// `element(_:prepared:at:)`. nil (the default): none.
+    func elementPreparation() -> ElementPreparation?
+
+    /// The element at `position` with what `elementPreparation()` made of it on another thread.
+    /// Default: `element(_:at:)`.
+    mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError)
+}
+
+/// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
+public struct ElementPreparation: Sendable {
+    /// Makes the sink's result for one element; called on worker threads, in any order.
+    public let prepare: @Sendable (Element) -> any Sendable
+
+    /// A preparation doing `prepare` to each element.
+    public init(_ prepare: @escaping @Sendable (Element) -> any Sendable) {
+        self.prepare = prepare
+    }
 }
 
 extension BriefcaseSink {
@@ -88,6 +109,12 @@ extension BriefcaseSink {
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
     public var takesHeadsOnly: Bool { false }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
+    /// No preparation: the elements come whole to `element(_:at:)`.
+    public func elementPreparation() -> ElementPreparation? { nil }
+    /// Passes the element to `element(_:at:)`, the result of the preparation unused.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        try self.element(element, at: position)
+    }
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
@@ -156,11 +183,27 @@ extension ForwardingSink {
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
     public var takesHeadsOnly: Bool { inner.takesHeadsOnly }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) { try inner.element(summary: summary, at: position) }
+    // (`elementPreparation()` is not passed through by default: a wrapper that looks at the
+    // elements would miss those handed over prepared. One that does not opts in with
+    // `PassingPreparedElements`.)
+}
+
+/// A forwarding sink that lets its inner sink's preparation through (`elementPreparation()`,
+/// `element(_:prepared:at:)`): for wrappers that do not look at the elements themselves.
+public protocol PassingPreparedElements: ForwardingSink {}
+
+extension PassingPreparedElements {
+    /// The inner sink's preparation.
+    public func elementPreparation() -> ElementPreparation? { inner.elementPreparation() }
+    /// Passes the element and its prepared result to the inner sink.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        try inner.element(element, prepared: prepared, at: position)
+    }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
-public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
+public struct CodePageOverride<Inner: BriefcaseSink>: PassingPreparedElements {
     /// The sink the heads go to.
     public var inner: Inner
     /// The code page the output is written in; nil: the source's.
