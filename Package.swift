@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
         // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
         .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
+        // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
+        .library(name: "BriefcaseSQLite", targets: ["BriefcaseSQLite"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
@@ -27,12 +29,15 @@ let package = Package(
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
+        // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "BriefcaseSQLite", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "CSQLite"]),
         // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "CSystemShims",
+                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,98 @@
+import BriefcaseKit
+
+/// The edits made with SQL in the current-rows tables, found by comparing each table with the
+/// current rows its element and delta give, and recorded by the library's `ChangeTracker` as
+/// Data Abstract logs them (Spec/sqlite-mapping.md §5, Spec/change-tracking.md).
+extension SQLiteSource {
+    /// The elements to give, in order, with each edited table's delta replaced (or a new one
+    /// before the table), and what the edits became.
+    func plan(_ entries: [Entry], codePage: CodePage) throws(BriefcaseError) -> ([Step], [TableEdits]) {
+        var firstDelta: [String: Entry] = [:]
+        for entry in entries where entry.kind == .delta && firstDelta[entry.name.asciiLowercased] == nil {
+            firstDelta[entry.name.asciiLowercased] = entry
+        }
+        var replaced: [Int: Delta] = [:], before: [Int: Delta] = [:]
+        var allEdits: [TableEdits] = []
+        for entry in entries where entry.kind == .table && entry.currentTable != nil {
+            guard case .table(let table) = try element(entry) else { continue }
+            var deltaEntry = firstDelta[entry.name.asciiLowercased]
+            var delta: Delta?
+            if let candidate = deltaEntry, case .delta(let found) = try element(candidate), namesMatch(found.name, table.name) {
+                delta = found
+            } else {
+                deltaEntry = nil
+            }
+            let (edited, edits) = try self.edits(of: table, delta: delta, entry: entry, codePage: codePage)
+            guard let edited else { continue }
+            allEdits.append(edits)
+            if let deltaEntry { replaced[deltaEntry.position] = edited } else { before[entry.position] = edited }
+        }
+        var steps: [Step] = []
+        for entry in entries {
+            if let delta = before[entry.position] { steps.append(.edited(delta)) }
+            steps.append(replaced[entry.position].map(Step.edited) ?? .stored(entry))
+        }
+        return (steps, allEdits)
+    }
+
+    /// The table's pending delta with the edits of its current-rows table recorded (nil when
+    /// nothing was edited): updates in row order, then deletes, then inserts in rowid order.
+    func edits(of table: Table, delta: Delta?, entry: Entry, codePage: CodePage) throws(BriefcaseError) -> (Delta?, TableEdits) {
+        let name = entry.currentTable!
+        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: [])
+        let image = ValueImage(codePage: codePage)
+        let reading = ValueReading(codePage: codePage)
+        var tracker = ChangeTracker(table: table, delta: delta)
+        let expected = tracker.rows
+        // rowid → current row: the key (SQLite's rowid alias), else the position + 1.
+        var indexOfRowID: [Int64: Int] = [:]
+        indexOfRowID.reserveCapacity(expected.count)
+        for (index, row) in expected.enumerated() {
+            let rowID = entry.rowIDsAreKeys && layout.keyColumns.count == 1 ? image.sql(row[layout.keyColumns[0]]).integer : Int64(index) + 1
+            guard let rowID else { throw invalid("the key of row \(index) is not an integer", element: name) }
+            indexOfRowID[rowID] = index
+        }
+        let columns = layout.columns.map(SQLiteDatabase.quote).joined(separator: ", ")
+        let statement = try database.prepare("SELECT rowid, \(columns) FROM \(SQLiteDatabase.quote(name)) ORDER BY rowid")
+        guard statement.columnCount == layout.columns.count + 1 else { throw invalid("the table's columns are not the briefcase's fields", element: name) }
+
+        var updates: [(Int, Row)] = [], inserts: [Row] = []
+        var seen = [Bool](repeating: false, count: expected.count)
+        while try statement.step() {
+            guard let rowID = statement.value(at: 0).integer else { throw invalid("a row without an integer rowid", element: name) }
+            let index = indexOfRowID[rowID].flatMap { seen[$0] ? nil : $0 }
+            var row = Row(repeating: nil, count: table.fields.count)
+            for (column, field) in table.fields.enumerated() {
+                let stored = statement.value(at: column + 1)
+                if let index, stored.sameStored(as: image.sql(expected[index][column])) {
+                    row[column] = expected[index][column]
+                    continue
+                }
+                switch reading.value(stored, type: field.type) {
+                case .success(let value): row[column] = value
+                case .failure(let mismatch):
+                    throw invalid("row with rowid \(rowID): field '\(layout.columns[column])': \(mismatch.message)", element: name)
+                }
+            }
+            if let index {
+                seen[index] = true
+                if row != expected[index] { updates.append((index, row)) }
+            } else {
+                inserts.append(row)
+            }
+        }
+        let deletes = seen.indices.filter { !seen[$0] }
+        var edits = TableEdits(table: name, inserts: inserts.count, updates: updates.count, deletes: deletes.count)
+        guard !(updates.isEmpty && inserts.isEmpty && deletes.isEmpty) else { return (nil, edits) }
+        do throws(ChangeTrackingError) {
+            for (index, row) in updates { try tracker.update(at: index, to: row) }
+            for (done, index) in deletes.enumerated() { try tracker.delete(at: index - done) }
+            for row in inserts { try tracker.insert(row) }
+            try tracker.verify()
+        } catch {
+            throw invalid("the edits cannot be recorded as pending changes: \(error.message)", element: name)
+        }
+        edits.table = name
+        return (tracker.hasEdits ? tracker.pendingDelta : nil, edits)
+    }
+}

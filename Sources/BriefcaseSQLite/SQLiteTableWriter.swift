@@ -1,0 +1,227 @@
+import JSONCore
+import BriefcaseJSON
+import BriefcaseKit
+
+/// Writes the tables of Spec/sqlite-mapping.md into an open database, inside one transaction
+/// (`begin` … `finish`): the head, then each element as `SQLiteSink` hands it over.
+struct SQLiteTableWriter {
+    let database: SQLiteDatabase
+    let codePage: CodePage
+    let image: ValueImage
+    /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
+    var takenNames: Set<String> = []
+    private var insertElement: SQLiteStatement?
+    private var insertField: SQLiteStatement?
+    private var insertSchema: SQLiteStatement?
+    private var insertChange: SQLiteStatement?
+
+    /// SQLite's longest string or blob (SQLITE_MAX_LENGTH as built by default).
+    static let longestValue = 1_000_000_000
+
+    init(database: SQLiteDatabase, codePage: CodePage) {
+        self.database = database
+        self.codePage = codePage
+        image = ValueImage(codePage: codePage)
+    }
+
+    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        // Written once into a new file that appears only when complete: no journal needed.
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN")
+        try database.execute("""
+            CREATE TABLE _briefcase (key TEXT PRIMARY KEY NOT NULL, value);
+            CREATE TABLE _briefcase_properties (position INTEGER PRIMARY KEY, name TEXT NOT NULL, value TEXT NOT NULL,
+                name_bytes BLOB NOT NULL, value_bytes BLOB NOT NULL);
+            CREATE TABLE _briefcase_elements (position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
+                current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL);
+            CREATE TABLE _briefcase_fields (element INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+                type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, PRIMARY KEY (element, position));
+            CREATE TABLE _briefcase_schema (element INTEGER NOT NULL, section TEXT NOT NULL, item INTEGER NOT NULL,
+                position INTEGER NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (element, section, item, position));
+            CREATE TABLE _briefcase_changes (element INTEGER NOT NULL, position INTEGER NOT NULL, type TEXT NOT NULL,
+                record_id INTEGER NOT NULL, status TEXT NOT NULL, message TEXT NOT NULL, old_values TEXT NOT NULL,
+                new_values TEXT NOT NULL, PRIMARY KEY (element, position));
+            """)
+        for name in [SQLiteMapping.headTable, SQLiteMapping.elementsTable, SQLiteMapping.propertiesTable, SQLiteMapping.fieldsTable,
+                     SQLiteMapping.schemaTable, SQLiteMapping.changesTable] {
+            takenNames.insert(name)
+        }
+        let setting = try database.prepare("INSERT INTO _briefcase (key, value) VALUES (?1, ?2)")
+        try setting.run([.text("format"), .text(SQLiteMapping.format)])
+        try setting.run([.text("container"), .text(head.container.rawValue)])
+        try setting.run([.text("code_page"), .text(head.codePage.name)])
+        try setting.run([.text("header_padding"), .blob(head.headerPadding.array)])
+        let property = try database.prepare("INSERT INTO _briefcase_properties VALUES (?1, ?2, ?3, ?4, ?5)")
+        for (position, item) in head.properties.enumerated() {
+            try property.run([.integer(Int64(position)), .text(codePage.decodeForDisplay(item.name)),
+                              .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
+        }
+        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+    }
+
+    mutating func finish() throws(BriefcaseError) {
+        insertElement = nil
+        insertField = nil
+        insertSchema = nil
+        insertChange = nil
+        try database.execute("COMMIT")
+    }
+
+    /// The element's exact bytes: a Bin2 stream of this one element, read back by the one Bin2
+    /// reader (Spec/sqlite-mapping.md §2).
+    func bin2(_ element: Element) throws(BriefcaseError) -> [UInt8] {
+        let bytes = try Bin2Encoder.encode(Bin2Stream(elements: [element]))
+        guard bytes.count <= Self.longestValue else {
+            throw BriefcaseError(.invalidModel, "takes \(bytes.count) bytes as Bin2; SQLite holds at most \(Self.longestValue) bytes in one value",
+                                 element: codePage.decodeForDisplay(element.name))
+        }
+        return bytes
+    }
+
+    // MARK: tables
+
+    /// A table element: its exact bytes, fields and schema, and its current rows (the stored
+    /// rows with `delta` replayed) in an SQL table of its own name; its stored rows in a table of
+    /// their own when the delta changes them.
+    mutating func write(table: Table, at position: Int, delta: Delta?) throws(BriefcaseError) {
+        let name = codePage.decodeForDisplay(table.name)
+        let bytes = try bin2(.table(table))
+        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: takenNames)
+        var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
+        if layout.refusal == nil {
+            let rows = delta.map { table.applying($0).rows } ?? table.rows
+            let keyed = layout.keyColumns.isEmpty ? false : hasUniqueKeys(rows, layout.keyColumns)
+            try createTable(name, layout: layout, primaryKey: keyed)
+            let byKey = try insert(rows, into: name, layout: layout, primaryKey: keyed)
+            takenNames.insert(name.asciiLowercased)
+            current = .text(name)
+            rowIDs = .text(byKey ? "key" : "position")
+            if let delta, !delta.changes.isEmpty {
+                let storedName = SQLiteMapping.storedRowsTable(position: position)
+                try createTable(storedName, layout: layout, primaryKey: false)
+                _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
+                stored = .text(storedName)
+            }
+        }
+        try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
+                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
+        let keys = Set(layout.keyColumns)
+        for (column, field) in table.fields.enumerated() {
+            try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
+                                  .text(field.type.name), .integer(Int64(field.size)), .text(SQLiteMapping.declaredType(field.type)),
+                                  .integer(keys.contains(column) ? 1 : 0)])
+        }
+        if let schema = table.schema {
+            try writeSchema(schema.fields, section: "field", element: position)
+            try writeSchema(schema.parameters, section: "parameter", element: position)
+        }
+    }
+
+    private func writeSchema(_ items: [[SchemaProperty]], section: String, element: Int) throws(BriefcaseError) {
+        for (item, properties) in items.enumerated() {
+            for (position, property) in properties.enumerated() {
+                try insertSchema!.run([.integer(Int64(element)), .text(section), .integer(Int64(item)), .integer(Int64(position)),
+                                       .text(codePage.decodeForDisplay(property.name)),
+                                       property.value.map { .text(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null])
+            }
+        }
+    }
+
+    /// Whether every row has a key without NULL, and no two rows the same key (as SQLite
+    /// compares them), so the table can declare its primary key.
+    private func hasUniqueKeys(_ rows: [Row], _ columns: [Int]) -> Bool {
+        var seen = Set<[String]>()
+        seen.reserveCapacity(rows.count)
+        for row in rows {
+            var key: [String] = []
+            for column in columns {
+                switch image.sql(row[column]) {
+                case .null: return false
+                case .real(let number) where number == 0: key.append("0")
+                case .real(let number): key.append(Double(Int64(exactly: number) ?? 0) == number ? String(Int64(number)) : "r\(number)")
+                case .integer(let number): key.append(String(number))
+                case .text(let text): key.append("t" + text)
+                case .blob(let bytes): key.append("b" + bytes.map { String($0, radix: 16) }.joined(separator: ","))
+                }
+            }
+            guard seen.insert(key).inserted else { return false }
+        }
+        return true
+    }
+
+    private func createTable(_ name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) {
+        var columns = layout.columns.indices.map { column in
+            SQLiteDatabase.quote(layout.columns[column]) + " " + layout.types[column]
+                + (primaryKey && layout.keyColumns.contains(column) ? " NOT NULL" : "")
+        }
+        if primaryKey { columns.append("PRIMARY KEY (" + layout.keyColumns.map { SQLiteDatabase.quote(layout.columns[$0]) }.joined(separator: ", ") + ")") }
+        try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
+    }
+
+    /// Inserts `rows` with one prepared statement; returns whether the rowid is the key (a single
+    /// INTEGER key column, SQLite's rowid alias), else row i has rowid i + 1.
+    private func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) -> Bool {
+        let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
+        let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
+        let statement = try database.prepare("INSERT INTO \(SQLiteDatabase.quote(name)) (\(names.joined(separator: ", "))) VALUES ("
+                                             + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
+        let offset = byKey ? 1 : 2
+        for (index, row) in rows.enumerated() {
+            if !byKey { try statement.bind(.integer(Int64(index) + 1), at: 1) }
+            for column in layout.columns.indices {
+                try statement.bind(image.sql(column < row.count ? row[column] : nil), at: column + offset)
+            }
+            do throws(BriefcaseError) {
+                while try statement.step() {}
+            } catch {
+                statement.reset()
+                throw error.inElement(name)
+            }
+            statement.reset()
+        }
+        return byKey
+    }
+
+    // MARK: deltas
+
+    /// A delta element: its exact bytes, logged fields and changes (old and new values as `cat`
+    /// prints a row).
+    mutating func write(delta: Delta, at position: Int) throws(BriefcaseError) {
+        let name = codePage.decodeForDisplay(delta.name)
+        let bytes = try bin2(.delta(delta))
+        try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
+                                .integer(Int64(delta.changes.count)), .blob(bytes)])
+        let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
+        for (column, field) in delta.loggedFields.enumerated() {
+            let fieldName = codePage.decodeForDisplay(field.name)
+            try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(fieldName), .text(field.type.name), .null,
+                                  .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0)])
+        }
+        let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
+        for (index, change) in delta.changes.enumerated() {
+            try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
+                                   .integer(Int64(change.recordID)), .text(change.status.description),
+                                   .text(codePage.decodeForDisplay(change.message)),
+                                   .text(jsonObject(change.oldValues, columns)), .text(jsonObject(change.newValues, columns))])
+        }
+    }
+
+    /// The values as one JSON object, the way `cat --format jsonl` prints a row.
+    private func jsonObject(_ values: [Value?], _ columns: [FieldDescriptor]) -> String {
+        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+        printer.write(values)
+        try? printer.finish()
+        var bytes = printer.writer.sink.bytes
+        if bytes.last == 10 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// ASCII letters lower-cased: how SQLite compares names.
+    var asciiLowercased: String {
+        String(decoding: utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
