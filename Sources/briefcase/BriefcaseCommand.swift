@@ -24,7 +24,7 @@ struct BriefcaseCommand: ParsableCommand {
           briefcase convert Orders.daBriefcase Orders.json
           briefcase convert Orders.json Orders.daBriefcase
         """,
-        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self]
+        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self, QueryCommand.self]
     )
 }
 
