@@ -49,6 +49,8 @@ let package = Package(
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
+        // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
+        .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import BriefcaseKit
+import BriefcaseSQLite
+import BriefcaseTestSupport
+
+/// What the SQLite format writes, as SQLite itself (the sqlite3 shell) reads it back. Expected
+/// values are written by hand from the fixtures' models (Sources/FixtureMaker/main.swift) and the
+/// rules of Spec/sqlite-mapping.md.
+@Suite(.enabled(if: SQLiteTesting.sqlite3Present, "sqlite3 is not installed (apt-get install sqlite3)"))
+struct SQLiteExportTests {
+    @Test func ordersCurrentRowsKeysAndChanges() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("orders.sqlite").path
+        try SQLiteTesting.export(SamplePaths.fixtures.appendingPathComponent("orders.bin2").path, as: .bin2, to: db)
+
+        // Columns: exact names, declared types, the InPrimaryKey field as the primary key.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT name, type, pk FROM pragma_table_info('Orders')")
+                == "ID|INTEGER|1\nCustomer|TEXT|0\nAmount|TEXT|0\nShipped|DATETIME|0\n")
+        // The current rows: order 2 updated (7 → 8, shipped 45000.25 = 2023-03-15 06:00), order 3
+        // deleted, order 4 inserted; Currency as exact text, DateTime as ISO text.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT ID, typeof(ID), Customer, Amount, typeof(Amount), Shipped, typeof(Shipped) FROM Orders ORDER BY ID")
+                == "1|integer|Alice|12.5|text|2023-03-15T12:00:00.000|text\n2|integer|Bob|8|text|2023-03-15T06:00:00.000|text\n4|integer|Dora 😀|5|text||null\n")
+        // SQLite's date functions read the dates.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT date(Shipped), strftime('%H', Shipped) FROM Orders WHERE ID = 2") == "2023-03-15|06\n")
+        // The stored rows, untouched by the delta, in a table of their own.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT current_table, stored_table, row_ids FROM _briefcase_elements WHERE kind = 'table'")
+                == "Orders|_briefcase_stored_1|key\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT ID, Customer, Amount, Shipped FROM _briefcase_stored_1 ORDER BY rowid")
+                == "1|Alice|12.5|2023-03-15T12:00:00.000\n2|Bob|7|\n3|Carol|100|2023-03-16T00:00:00.000\n")
+        // The pending changes, in order, as cat prints rows.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT element, position, type, record_id, status, message, old_values, new_values FROM _briefcase_changes ORDER BY position")
+                == """
+                0|0|update|1100|pending||{"ID": 2, "Customer": null, "Amount": "7", "Shipped": null}|{"ID": 2, "Customer": null, "Amount": "8", "Shipped": "2023-03-15T06:00:00.000"}
+                0|1|delete|1101|pending||{"ID": 3, "Customer": "Carol", "Amount": "100", "Shipped": "2023-03-16T00:00:00.000"}|{"ID": null, "Customer": null, "Amount": null, "Shipped": null}
+                0|2|insert|1102|pending||{"ID": null, "Customer": null, "Amount": null, "Shipped": null}|{"ID": 4, "Customer": "Dora 😀", "Amount": "5", "Shipped": null}
+
+                """)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT key, quote(value) FROM _briefcase ORDER BY key")
+                == "code_page|'utf-8'\ncontainer|'bin2'\nformat|'briefcase-sqlite 1'\nheader_padding|X''\n")
+    }
+
+    @Test func allTypesDeclaredTypesAndValues() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("all.sqlite").path
+        try SQLiteTesting.export(SamplePaths.fixtures.appendingPathComponent("all-types.daBriefcase").path, as: .dabriefcase, to: db)
+        let types = try SQLiteTesting.sqlite3(db, "SELECT name || ' ' || type FROM pragma_table_info('AllTypes')")
+        #expect(types.split(separator: "\n") == [
+            "String TEXT", "DateTime DATETIME", "Float REAL", "Currency TEXT", "AutoInc INTEGER", "Integer INTEGER", "LargeInt INTEGER",
+            "Boolean BOOLEAN", "Memo TEXT", "Blob BLOB", "WideString TEXT", "WideMemo TEXT", "LargeAutoInc INTEGER", "Byte INTEGER",
+            "ShortInt INTEGER", "Word INTEGER", "SmallInt INTEGER", "Cardinal INTEGER", "LargeUInt INTEGER", "Guid TEXT", "Xml TEXT",
+            "Decimal TEXT", "SingleFloat REAL", "FixedChar TEXT", "FixedWideChar TEXT", "Cursor BLOB",
+        ])
+        // Row 0 of the fixture: the maxima (FixtureMaker: allTypes()).
+        let row = try SQLiteTesting.sqlite3(db, """
+            SELECT String, DateTime, Float, typeof(Float), Currency, AutoInc, LargeInt, Boolean, hex(Blob), WideString, Byte, Word,
+                   Cardinal, typeof(LargeUInt), Guid, Decimal, FixedChar, hex(Cursor)
+            FROM AllTypes WHERE rowid = 2147483647
+            """)
+        #expect(row == "Grüße 😀|2015-06-18T08:00:00.000|Inf|real|922337203685477.5807|2147483647|9223372036854775807|1|00017F80FF|Wide 😀 Ω|255|65535|4294967295|real|6F9619FF-8B86-D011-B42D-00C04FC964FF|9999999999999999999999999999|ABC|010203\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*) FROM AllTypes") == "5\n")
+    }
+
+    /// Every valid fixture and sample: each table's SQL table has its fields' names and as many
+    /// rows as the table has once its delta is replayed, the keys declared hold unique values.
+    @Test func everyBriefcaseTableCountsAndColumns() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (index, (path, container)) in SQLiteTesting.briefcases.enumerated() {
+            let db = dir.appendingPathComponent("\(index).sqlite").path
+            try SQLiteTesting.export(path, as: container, to: db)
+            var warnings: [DecodingWarning] = []
+            let document = try BriefcaseDocument.decode(FileIO.read(path), as: container, warnings: &warnings)
+            let codePage = CodePage.detect(in: document.file).codePage
+            let listed = try SQLiteTesting.rows(db, "SELECT position, name, current_table FROM _briefcase_elements ORDER BY position")
+            #expect(listed.count == document.file.stream.elements.count, "\(path)")
+            for (position, element) in document.file.stream.elements.enumerated() {
+                guard case .table(let table) = element, let name = listed[position]["current_table"] as? String else { continue }
+                #expect(name == codePage.decodeForDisplay(table.name))
+                let delta = document.file.stream.delta(named: table.name)
+                let expected = delta.map { table.applying($0).rows.count } ?? table.rows.count
+                let counted = try SQLiteTesting.sqlite3(db, "SELECT count(*) FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                #expect(counted == "\(expected)\n", "\(path): \(name)")
+                let columns = try SQLiteTesting.rows(db, "SELECT name FROM pragma_table_info('\(name.replacingOccurrences(of: "'", with: "''"))')")
+                #expect(columns.map { $0["name"] as? String } == table.fields.map { codePage.decodeForDisplay($0.name) }, "\(path): \(name)")
+            }
+        }
+    }
+
+    /// Names that are SQL are only ever identifiers: quoted, never run.
+    @Test func namesThatLookLikeSQLStayNames() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("names.sqlite").path
+        let evil = "x\"; DROP TABLE _briefcase; --"
+        let table = Table(name: ByteString(utf8: evil), fields: [
+            FieldDescriptor(name: ByteString(utf8: "a\"b"), type: .integer),
+            FieldDescriptor(name: ByteString(utf8: "c'); DELETE FROM _briefcase_elements; --"), type: .wideString, size: 10),
+        ], rows: [[.integer(1), .wide("one")], [nil, .wide("two")]])
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table)])))
+        try SQLiteTesting.export(document, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_briefcase%' ESCAPE '\\'") == evil + "\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT \"a\"\"b\", \"c'); DELETE FROM _briefcase_elements; --\" FROM \"x\"\"; DROP TABLE _briefcase; --\" ORDER BY rowid")
+                == "1|one\n|two\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+    }
+}
