@@ -20,6 +20,13 @@ public struct SQLiteSource {
     public struct TableEdits: Sendable, Equatable {
         public var table: String
         public var inserts = 0, updates = 0, deletes = 0
+
+        public init(table: String, inserts: Int = 0, updates: Int = 0, deletes: Int = 0) {
+            self.table = table
+            self.inserts = inserts
+            self.updates = updates
+            self.deletes = deletes
+        }
     }
 
     /// Opens `path` read-only; refuses a database that is not this mapping's.
