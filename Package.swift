@@ -43,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
         // Benchmarks: `swift run -c release briefcase-bench --size 100MB` (README, "Benchmarks").
-        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore"], path: "Sources/BriefcaseBench"),
+        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.

@@ -18,7 +18,11 @@ public final class SQLiteDatabase {
         case memory
     }
 
+    /// Configures SQLite once, before its first connection (after that, `sqlite3_config` is refused).
+    private static let configured: Bool = briefcase_sqlite_configure() == SQLITE_OK
+
     public init(path: String, mode: Mode) throws(BriefcaseError) {
+        _ = Self.configured
         self.path = path
         var connection: OpaquePointer?
         let flags: Int32

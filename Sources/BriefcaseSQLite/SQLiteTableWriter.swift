@@ -26,7 +26,7 @@ struct SQLiteTableWriter {
 
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         // Written once into a new file that appears only when complete: no journal needed.
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN")
+        try database.execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN")
         try database.execute("""
             CREATE TABLE _briefcase (key TEXT PRIMARY KEY NOT NULL, value);
             CREATE TABLE _briefcase_properties (position INTEGER PRIMARY KEY, name TEXT NOT NULL, value TEXT NOT NULL,
@@ -171,7 +171,7 @@ struct SQLiteTableWriter {
         for (index, row) in rows.enumerated() {
             if !byKey { try statement.bind(.integer(Int64(index) + 1), at: 1) }
             for column in layout.columns.indices {
-                try statement.bind(image.sql(column < row.count ? row[column] : nil), at: column + offset)
+                try image.bind(column < row.count ? row[column] : nil, to: statement, at: column + offset)
             }
             do throws(BriefcaseError) {
                 while try statement.step() {}

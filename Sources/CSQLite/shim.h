@@ -8,3 +8,8 @@ static inline sqlite3_destructor_type briefcase_sqlite_transient(void) { return 
 static inline int briefcase_sqlite_db_config_flag(sqlite3 *db, int op, int on) {
     return sqlite3_db_config(db, op, on, (int *)0);
 }
+
+// Before the first connection: no memory statistics, whose global mutex every allocation takes.
+static inline int briefcase_sqlite_configure(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
