@@ -92,7 +92,10 @@ struct SQLiteTableWriter {
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
         if layout.refusal == nil {
             let rows = delta.map { table.applying($0).rows } ?? table.rows
-            let keyed = layout.keyColumns.isEmpty ? false : hasUniqueKeys(rows, layout.keyColumns)
+            // A single INTEGER key is SQLite's rowid alias, which holds integers only (not a
+            // LargeUInt above 2^63 − 1, shown as REAL).
+            let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
+            let keyed = layout.keyColumns.isEmpty ? false : hasUniqueKeys(rows, layout.keyColumns, integersOnly: rowIDAlias)
             try createTable(name, layout: layout, primaryKey: keyed)
             let byKey = try insert(rows, into: name, layout: layout, primaryKey: keyed)
             takenNames.insert(name.asciiLowercased)
@@ -131,7 +134,7 @@ struct SQLiteTableWriter {
 
     /// Whether every row has a key without NULL, and no two rows the same key (as SQLite
     /// compares them), so the table can declare its primary key.
-    private func hasUniqueKeys(_ rows: [Row], _ columns: [Int]) -> Bool {
+    private func hasUniqueKeys(_ rows: [Row], _ columns: [Int], integersOnly: Bool) -> Bool {
         var seen = Set<[String]>()
         seen.reserveCapacity(rows.count)
         for row in rows {
@@ -139,6 +142,7 @@ struct SQLiteTableWriter {
             for column in columns {
                 switch image.sql(row[column]) {
                 case .null: return false
+                case .real where integersOnly: return false
                 case .real(let number) where number == 0: key.append("0")
                 case .real(let number): key.append(Double(Int64(exactly: number) ?? 0) == number ? String(Int64(number)) : "r\(number)")
                 case .integer(let number): key.append(String(number))

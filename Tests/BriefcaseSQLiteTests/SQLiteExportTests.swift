@@ -106,4 +106,43 @@ struct SQLiteExportTests {
                 == "1|one\n|two\n")
         #expect(try SQLiteTesting.read(db).0 == document)
     }
+
+    /// A key SQLite cannot hold as a primary key (duplicates, NULL, a LargeUInt above 2^63 − 1
+    /// in the rowid alias) leaves the table without one; the rows and the file still come back.
+    @Test func keysThatCannotBePrimaryKeys() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func keyed(_ name: String, _ type: DataType, _ keys: [Value?]) -> Element {
+            let schema = Schema(fields: [[SchemaProperty("Name", "ID"), SchemaProperty("InPrimaryKey", "True")],
+                                         [SchemaProperty("Name", "Note"), SchemaProperty("InPrimaryKey", "False")]])
+            return .table(Table(name: ByteString(utf8: name), schema: schema,
+                                fields: [FieldDescriptor(name: "ID", type: type), FieldDescriptor(name: "Note", type: .wideString, size: 10)],
+                                rows: keys.map { [$0, .wide("n")] }))
+        }
+        let elements = [
+            keyed("Unique", .largeUInt, [.largeUInt(1), .largeUInt(2)]),
+            keyed("Huge", .largeUInt, [.largeUInt(.max), .largeUInt(5)]),
+            keyed("Twice", .integer, [.integer(1), .integer(1)]),
+            keyed("Missing", .wideString, [.wide("a"), nil]),
+        ]
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements)))
+        let db = dir.appendingPathComponent("keys.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT name, pk FROM pragma_table_info('Unique') UNION ALL SELECT name, pk FROM pragma_table_info('Huge') UNION ALL SELECT name, pk FROM pragma_table_info('Twice') UNION ALL SELECT name, pk FROM pragma_table_info('Missing')")
+                == "ID|1\nNote|0\nID|0\nNote|0\nID|0\nNote|0\nID|0\nNote|0\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT typeof(ID), ID FROM Huge ORDER BY rowid") == "real|1.84467440737096e+19\ninteger|5\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT current_table, row_ids FROM _briefcase_elements ORDER BY position")
+                == "Unique|key\nHuge|position\nTwice|position\nMissing|position\n")
+        let (back, edits) = try SQLiteTesting.read(db)
+        #expect(edits.isEmpty)
+        #expect(back == document)
+        // An edit beside the approximate REAL keeps the exact LargeUInt: a new full delta before the table.
+        try SQLiteTesting.sqlite3(db, "UPDATE Huge SET Note = 'x' WHERE rowid = 1")
+        let (edited, _) = try SQLiteTesting.read(db)
+        let delta = Delta(name: "Huge", loggedFields: [LoggedField(name: "ID", type: .largeUInt), LoggedField(name: "Note", type: .wideString)],
+                          keyFields: ["ID"], reducedDeltaFlag: 0, changes: [
+                              DeltaChange(type: .update, recordID: 1100, oldValues: [.largeUInt(.max), .wide("n")], newValues: [.largeUInt(.max), .wide("x")]),
+                          ])
+        #expect(edited.file.stream.elements == [elements[0], .delta(delta)] + elements[1...])
+    }
 }
