@@ -81,6 +81,13 @@ public final class SQLiteDatabase {
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// Whether the last failure was a constraint (NOT NULL, UNIQUE) or a value the rowid alias
+    /// cannot hold.
+    var failedOnConstraint: Bool {
+        let code = sqlite3_errcode(handle) & 0xFF
+        return code == SQLITE_CONSTRAINT || code == SQLITE_MISMATCH
+    }
+
     func error(_ message: String) -> BriefcaseError {
         BriefcaseError(.invalidData, "SQLite: \(message)", file: path)
     }

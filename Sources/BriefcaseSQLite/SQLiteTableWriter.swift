@@ -92,12 +92,7 @@ struct SQLiteTableWriter {
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
         if layout.refusal == nil {
             let rows = delta.map { table.applying($0).rows } ?? table.rows
-            // A single INTEGER key is SQLite's rowid alias, which holds integers only (not a
-            // LargeUInt above 2^63 − 1, shown as REAL).
-            let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
-            let keyed = layout.keyColumns.isEmpty ? false : hasUniqueKeys(rows, layout.keyColumns, integersOnly: rowIDAlias)
-            try createTable(name, layout: layout, primaryKey: keyed)
-            let byKey = try insert(rows, into: name, layout: layout, primaryKey: keyed)
+            let byKey = try createAndFill(name, layout: layout, rows: rows)
             takenNames.insert(name.asciiLowercased)
             current = .text(name)
             rowIDs = .text(byKey ? "key" : "position")
@@ -132,27 +127,35 @@ struct SQLiteTableWriter {
         }
     }
 
-    /// Whether every row has a key without NULL, and no two rows the same key (as SQLite
-    /// compares them), so the table can declare its primary key.
-    private func hasUniqueKeys(_ rows: [Row], _ columns: [Int], integersOnly: Bool) -> Bool {
-        var seen = Set<[String]>()
-        seen.reserveCapacity(rows.count)
-        for row in rows {
-            var key: [String] = []
-            for column in columns {
-                switch image.sql(row[column]) {
-                case .null: return false
-                case .real where integersOnly: return false
-                case .real(let number) where number == 0: key.append("0")
-                case .real(let number): key.append(Double(Int64(exactly: number) ?? 0) == number ? String(Int64(number)) : "r\(number)")
-                case .integer(let number): key.append(String(number))
-                case .text(let text): key.append("t" + text)
-                case .blob(let bytes): key.append("b" + bytes.map { String($0, radix: 16) }.joined(separator: ","))
-                }
-            }
-            guard seen.insert(key).inserted else { return false }
+    /// Creates the current-rows table with its primary key and fills it; when SQLite refuses a
+    /// key (NULL, the same key twice, a non-integer in the rowid alias), the same table without
+    /// one. Returns whether the rowid is the key.
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row]) throws(BriefcaseError) -> Bool {
+        // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
+        // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
+        let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
+        let aliasHoldsKeys = !rowIDAlias || rows.allSatisfy { row in
+            if case .integer? = row[layout.keyColumns[0]] { return true }
+            if case .largeUInt(let value)? = row[layout.keyColumns[0]] { return value <= UInt64(Int64.max) }
+            return false
         }
-        return true
+        guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
+            try createTable(name, layout: layout, primaryKey: false)
+            return try insert(rows, into: name, layout: layout, primaryKey: false)
+        }
+        try database.execute("SAVEPOINT briefcase_table")
+        let byKey: Bool
+        do throws(BriefcaseError) {
+            try createTable(name, layout: layout, primaryKey: true)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: true)
+        } catch {
+            guard database.failedOnConstraint else { throw error }
+            try database.execute("ROLLBACK TO briefcase_table")
+            try createTable(name, layout: layout, primaryKey: false)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: false)
+        }
+        try database.execute("RELEASE briefcase_table")
+        return byKey
     }
 
     private func createTable(_ name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) {
