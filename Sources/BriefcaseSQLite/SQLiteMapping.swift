@@ -85,6 +85,10 @@ extension ValueImage {
             try text.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
                 try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
             }
+        case .currency?, .decimal?:
+            try DecimalText.withText(of: value!) { (buffer) throws(BriefcaseError) in
+                try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
+            }
         default: try statement.bind(sql(value), at: index)
         }
     }
