@@ -79,6 +79,27 @@ public final class SQLiteDatabase {
         return try statement.step() ? statement.value(at: 0).text : nil
     }
 
+    /// The blob in `column` of the row `rowID` of `table` (in database "main"), read straight into
+    /// one array (incremental blob I/O: SQLite does not hold a second copy of a large value);
+    /// nil when the value is not a blob.
+    func readBlob(table: String, column: String, rowID: Int64) throws(BriefcaseError) -> [UInt8]? {
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(handle, "main", table, column, rowID, 0, &blob) == SQLITE_OK, let blob else {
+            if let blob { sqlite3_blob_close(blob) }
+            // Not a blob (or no such row): the caller says what it expected.
+            return nil
+        }
+        defer { sqlite3_blob_close(blob) }
+        let count = Int(sqlite3_blob_bytes(blob))
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
+            initialized = failed ? 0 : count
+        }
+        guard !failed else { throw error(lastMessage) }
+        return bytes
+    }
+
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Whether the last failure was a constraint (NOT NULL, UNIQUE) or a value the rowid alias

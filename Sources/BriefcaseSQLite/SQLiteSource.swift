@@ -104,9 +104,7 @@ public struct SQLiteSource {
 
     /// The element at `position`, from its exact bytes.
     func element(_ entry: Entry) throws(BriefcaseError) -> Element {
-        let statement = try database.prepare("SELECT bin2 FROM _briefcase_elements WHERE position = ?1")
-        try statement.bind(.integer(Int64(entry.position)), at: 1)
-        guard try statement.step(), case .blob(let bytes) = statement.value(at: 0) else {
+        guard let bytes = try database.readBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(entry.position)) else {
             throw invalid("\(SQLiteMapping.elementsTable).bin2 is not a blob", element: entry.name)
         }
         var warnings: [DecodingWarning] = []
