@@ -146,4 +146,32 @@ struct SQLiteEditTests {
         #expect(try changes.next() == [.integer(99), .text("insert"), .integer(1100)])
         #expect(try changes.next() == nil)
     }
+
+    /// 8-bit text written with SQL is stored in the briefcase's code page (GBK bytes from the
+    /// fixture maker's table: 课程名称 = bf ce b3 cc c3 fb b3 c6); text the code page cannot hold
+    /// is refused.
+    @Test func eightBitTextInTheBriefcasesCodePage() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gbk = CodePage(name: "gbk")!
+        let table = Table(name: "Courses", fields: [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Name", type: .string, size: 20)],
+                          rows: [[.integer(1), .ansiString(ByteString([0xca, 0xfd, 0xbe, 0xdd, 0xbf, 0xe2, 0xd4, 0xad, 0xc0, 0xed]))]])
+        let document = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table)])))
+        let db = dir.appendingPathComponent("gbk.sqlite").path
+        try SQLiteTesting.export(document, codePage: gbk, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT Name FROM Courses") == "数据库原理\n")
+        try SQLiteTesting.sqlite3(db, "INSERT INTO Courses VALUES (2, '课程名称')")
+        let (edited, _) = try SQLiteTesting.read(db)
+        guard case .delta(let delta) = edited.file.stream.elements.first else {
+            Issue.record("no delta before the table")
+            return
+        }
+        #expect(delta.changes.map(\.newValues) == [[.integer(2), .ansiString(ByteString([0xbf, 0xce, 0xb3, 0xcc, 0xc3, 0xfb, 0xb3, 0xc6]))]])
+        try SQLiteTesting.sqlite3(db, "UPDATE Courses SET Name = 'smile 😀' WHERE ID = 1")
+        #expect {
+            _ = try SQLiteTesting.read(db)
+        } throws: { error in
+            "\(error)".contains("row with rowid 1: field 'Name': the text 'smile 😀' cannot be written in code page gbk")
+        }
+    }
 }
