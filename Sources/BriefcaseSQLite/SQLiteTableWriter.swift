@@ -93,17 +93,23 @@ struct SQLiteTableWriter {
         let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: takenNames)
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
         if layout.refusal == nil {
-            let rows = delta.map { table.applying($0).rows } ?? table.rows
-            let byKey = try createAndFill(name, layout: layout, rows: rows)
-            takenNames.insert(name.asciiLowercased)
-            current = .text(name)
-            rowIDs = .text(byKey ? "key" : "position")
+            let byKey: Bool
             if let delta, !delta.changes.isEmpty {
+                // The stored rows first; the current rows are mostly the same rows: copied by
+                // SQLite from there, only the rows the delta changed bound again.
                 let storedName = SQLiteMapping.storedRowsTable(position: position)
                 try createTable(storedName, layout: layout, primaryKey: false)
                 _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
                 stored = .text(storedName)
+                let replay = table.replaying(delta)
+                byKey = try createAndFill(name, layout: layout, rows: replay.rows,
+                                          source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
+            } else {
+                byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
             }
+            takenNames.insert(name.asciiLowercased)
+            current = .text(name)
+            rowIDs = .text(byKey ? "key" : "position")
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
                                 layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
@@ -132,7 +138,7 @@ struct SQLiteTableWriter {
     /// Creates the current-rows table with its primary key and fills it; when SQLite refuses a
     /// key (NULL, the same key twice, a non-integer in the rowid alias), the same table without
     /// one. Returns whether the rowid is the key.
-    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row]) throws(BriefcaseError) -> Bool {
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row], source: CurrentRowsSource) throws(BriefcaseError) -> Bool {
         // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
         // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
         let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
@@ -143,24 +149,24 @@ struct SQLiteTableWriter {
         }
         guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
             try createTable(name, layout: layout, primaryKey: false)
-            return try insert(rows, into: name, layout: layout, primaryKey: false)
+            return try fill(name, layout: layout, primaryKey: false, from: source)
         }
         try database.execute("SAVEPOINT briefcase_table")
         let byKey: Bool
         do throws(BriefcaseError) {
             try createTable(name, layout: layout, primaryKey: true)
-            byKey = try insert(rows, into: name, layout: layout, primaryKey: true)
+            byKey = try fill(name, layout: layout, primaryKey: true, from: source)
         } catch {
             guard database.failedOnConstraint else { throw error }
             try database.execute("ROLLBACK TO briefcase_table")
             try createTable(name, layout: layout, primaryKey: false)
-            byKey = try insert(rows, into: name, layout: layout, primaryKey: false)
+            byKey = try fill(name, layout: layout, primaryKey: false, from: source)
         }
         try database.execute("RELEASE briefcase_table")
         return byKey
     }
 
-    private func createTable(_ name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) {
+    func createTable(_ name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) {
         var columns = layout.columns.indices.map { column in
             SQLiteDatabase.quote(layout.columns[column]) + " " + layout.types[column]
                 + (primaryKey && layout.keyColumns.contains(column) ? " NOT NULL" : "")
@@ -171,14 +177,16 @@ struct SQLiteTableWriter {
 
     /// Inserts `rows` with one prepared statement; returns whether the rowid is the key (a single
     /// INTEGER key column, SQLite's rowid alias), else row i has rowid i + 1.
-    private func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) -> Bool {
+    /// With `rowIDs`, row i gets rowid `rowIDs[i]` (unless the rowid is the key).
+    func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool,
+                rowIDs: [Int64]? = nil) throws(BriefcaseError) -> Bool {
         let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
         let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
         let statement = try database.prepare("INSERT INTO \(SQLiteDatabase.quote(name)) (\(names.joined(separator: ", "))) VALUES ("
                                              + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
         let offset = byKey ? 1 : 2
         for (index, row) in rows.enumerated() {
-            if !byKey { try statement.bind(.integer(Int64(index) + 1), at: 1) }
+            if !byKey { try statement.bind(.integer(rowIDs?[index] ?? Int64(index) + 1), at: 1) }
             for column in layout.columns.indices {
                 try image.bind(column < row.count ? row[column] : nil, to: statement, at: column + offset)
             }

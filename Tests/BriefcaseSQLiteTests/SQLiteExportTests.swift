@@ -145,4 +145,31 @@ struct SQLiteExportTests {
                           ])
         #expect(edited.file.stream.elements == [elements[0], .delta(delta)] + elements[1...])
     }
+
+    /// A keyless table with pending changes: the current rows get rowids 1, 2, … in order (a
+    /// deleted row's place closed up, the inserted row last), an edit found by that rowid.
+    @Test func keylessCurrentRowsAfterTheDelta() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fields = [FieldDescriptor(name: "N", type: .integer), FieldDescriptor(name: "S", type: .wideString, size: 5)]
+        let table = Table(name: "T", fields: fields, rows: [[.integer(1), .wide("a")], [.integer(2), .wide("b")], [.integer(3), .wide("c")], [.integer(4), .wide("d")]])
+        let logged = fields.map { LoggedField(name: $0.name, type: $0.type) }
+        let delta = Delta(name: "T", loggedFields: logged, reducedDeltaFlag: 0, changes: [
+            DeltaChange(type: .delete, recordID: 1100, oldValues: [.integer(2), .wide("b")], newValues: [nil, nil]),
+            DeltaChange(type: .update, recordID: 1101, oldValues: [.integer(3), .wide("c")], newValues: [.integer(3), .wide("C")]),
+            DeltaChange(type: .insert, recordID: 1102, oldValues: [nil, nil], newValues: [.integer(5), .wide("e")]),
+        ])
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table), .delta(delta)])))
+        let db = dir.appendingPathComponent("keyless.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM T ORDER BY rowid") == "1|1|a\n2|3|C\n3|4|d\n4|5|e\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM _briefcase_stored_0 ORDER BY rowid") == "1|1|a\n2|2|b\n3|3|c\n4|4|d\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+        try SQLiteTesting.sqlite3(db, "UPDATE T SET S = 'D' WHERE rowid = 3")
+        let (edited, edits) = try SQLiteTesting.read(db)
+        #expect(edits == [SQLiteSource.TableEdits(table: "T", updates: 1)])
+        guard case .delta(let after) = edited.file.stream.elements[1] else { return }
+        #expect(after.changes.count == 4)
+        #expect(after.changes.last == DeltaChange(type: .update, recordID: 1103, oldValues: [.integer(4), .wide("d")], newValues: [.integer(4), .wide("D")]))
+    }
 }
