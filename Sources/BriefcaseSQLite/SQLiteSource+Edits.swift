@@ -42,8 +42,9 @@ extension SQLiteSource {
         let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: [])
         let image = ValueImage(codePage: codePage)
         let reading = ValueReading(codePage: codePage)
-        var tracker = ChangeTracker(table: table, delta: delta)
-        let expected = tracker.rows
+        // The current rows as the tracker will start from them (the same replay); the tracker
+        // itself (its copies of the rows) only once an edit is found.
+        let expected = delta.map { table.replaying($0).rows } ?? table.rows
         // rowid → current row: the key (SQLite's rowid alias), else the position + 1.
         var indexOfRowID: [Int64: Int] = [:]
         indexOfRowID.reserveCapacity(expected.count)
@@ -84,6 +85,7 @@ extension SQLiteSource {
         let deletes = seen.indices.filter { !seen[$0] }
         var edits = TableEdits(table: name, inserts: inserts.count, updates: updates.count, deletes: deletes.count)
         guard !(updates.isEmpty && inserts.isEmpty && deletes.isEmpty) else { return (nil, edits) }
+        var tracker = ChangeTracker(table: table, delta: delta)
         do throws(ChangeTrackingError) {
             for (index, row) in updates { try tracker.update(at: index, to: row) }
             for (done, index) in deletes.enumerated() { try tracker.delete(at: index - done) }
