@@ -51,4 +51,10 @@ struct AtomicOutputSink: ResettableByteSink {
     mutating func finish() throws(BriefcaseError) {
         try compressor?.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
     }
+
+    /// Ends the gzip stream and puts the file in its place (after the writer has flushed).
+    mutating func commit() throws(BriefcaseError) {
+        try finish()
+        try output.commit()
+    }
 }

@@ -11,6 +11,19 @@ protocol ConversionOutput: ForwardingSink {
     mutating func discard()
 }
 
+/// An output written through an `AtomicOutputSink` into `file`, a temporary file that `commit`
+/// puts in place; `discard` removes it.
+protocol AtomicFileOutput: ConversionOutput {
+    var file: AtomicOutput { get }
+}
+
+extension AtomicFileOutput {
+    mutating func discard() {
+        var file = file
+        file.discard()
+    }
+}
+
 /// A single-file briefcase or a bare Bin2 stream (`BinarySink`). Standard output and gzip are
 /// written from memory at the end: the writer patches the index position, which a pipe or a
 /// compressed stream cannot seek back to.
@@ -66,9 +79,9 @@ struct SeekableOutput: BriefcaseStreamOutput {
 }
 
 /// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name.
-struct JSONConversionOutput: ConversionOutput {
+struct JSONConversionOutput: AtomicFileOutput {
     var inner: JSONDocumentEncoder<AtomicOutputSink>
-    private let file: AtomicOutput
+    let file: AtomicOutput
 
     init(path: String, progress: ProgressBar?) throws(BriefcaseError) {
         let target: AtomicOutputSink
@@ -79,14 +92,8 @@ struct JSONConversionOutput: ConversionOutput {
 
     mutating func finish() throws(BriefcaseError) {
         try inner.finish()
-        try inner.writer.sink.finish()
-        var output = inner.writer.sink.output
-        try output.commit()
-    }
-
-    mutating func discard() {
-        var file = file
-        file.discard()
+        var sink = inner.writer.sink
+        try sink.commit()
     }
 }
 
@@ -117,9 +124,9 @@ struct FolderConversionOutput: ConversionOutput {
 
 /// The datastore snapshot document (`SnapshotSink`), gzip for a `.gz` name. Limits broken are
 /// known only at the end: refused then (unless `ignoreLimits`), so nothing is left behind.
-struct SnapshotConversionOutput: ConversionOutput {
+struct SnapshotConversionOutput: AtomicFileOutput {
     var inner: SnapshotSink<AtomicOutputSink>
-    private let file: AtomicOutput
+    let file: AtomicOutput
     private let inputPath: String
     private let ignoreLimits: Bool
 
@@ -135,14 +142,8 @@ struct SnapshotConversionOutput: ConversionOutput {
     mutating func finish() throws(BriefcaseError) {
         try inner.finish()
         try check(inner.summary!)
-        try inner.writer.sink.finish()
-        var output = inner.writer.sink.output
-        try output.commit()
-    }
-
-    mutating func discard() {
-        var file = file
-        file.discard()
+        var sink = inner.writer.sink
+        try sink.commit()
     }
 
     /// Prints the mapping's warnings, and its limit violations: as warnings with

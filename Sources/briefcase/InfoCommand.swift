@@ -64,61 +64,13 @@ struct BriefcaseSummary {
     var properties: [BriefcaseProperty]
     var tables: [TableInfo]
 
+    /// Heads and counts only: from a binary briefcase or a folder, the heads by offset (no row is
+    /// read); from a JSON or snapshot document, its elements as they come, rows dropped.
     static func load(_ path: String, format: FileFormat, encoding: CodePage?) throws -> BriefcaseSummary {
-        switch format {
-        case .dabriefcase, .folder:
-            // The lazy path: header, index and element heads; no rows are read. gzip has no random
-            // access: it is inflated into a temporary file first (GzipInput.spool), read the same way.
-            let spooled = format == .dabriefcase && (path == "-" || GzipInput.isGzipped(path)) ? try GzipInput.spool(path, as: format) : nil
-            let briefcase: Briefcase
-            let summaries: [Briefcase.TableSummary]
-            do {
-                briefcase = try spooled.map { try Briefcase.openFile($0.path, codePage: encoding) } ?? Briefcase.open(path, codePage: encoding)
-                summaries = try briefcase.tableSummaries()
-            } catch let error as BriefcaseError {
-                throw spooled?.relabel(error) ?? error
-            }
-            if format == .dabriefcase && encoding == nil {
-                briefcase.codePage = chooseCodePage(skeleton(summaries, properties: briefcase.properties),
-                                                                   explicit: nil, path: path, announce: true)
-            }
-            return BriefcaseSummary(format: format, codePage: briefcase.codePage, properties: briefcase.properties,
-                                    tables: summaries.map { TableInfo(name: $0.name, table: $0.dataset, rowCount: $0.rowCount,
-                                                                      delta: $0.delta, changeCount: $0.changeCount) })
-        case .bin2:
-            let summaries: [ElementSummary]
-            // Index and element heads by offset: what follows the index is not read. gzip and
-            // standard input are inflated into a temporary file first, read the same way.
-            let spooled = GzipInput.isGzipped(path) || path == "-" ? try GzipInput.spool(path, as: .bin2) : nil
-            do throws(BriefcaseError) {
-                let elements = try BriefcaseElements.open(spooled?.path ?? path, as: .bin2)
-                summaries = try elements.elements.indices.map { (i) throws(BriefcaseError) in try elements.summary(i) }
-            } catch {
-                throw spooled?.relabel(error) ?? error.inFile(path)
-            }
-            let items = summaries.map { ($0.kind, $0.name, $0.table, $0.rowCount, $0.delta, $0.changeCount) }
-            let elements: [Element] = summaries.map { $0.kind == .table ? .table($0.table!) : .delta($0.delta!) }
-            let codePage = chooseCodePage(BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements))),
-                                                      explicit: encoding, path: path, announce: true)
-            return BriefcaseSummary(format: format, codePage: codePage, properties: [], tables: group(items))
-        default:
-            var counts = ElementCounts()
-            try InputSource(path: path, format: format, encoding: encoding).readNamingInput(into: &counts, textOutput: true)
-            return BriefcaseSummary(format: format, codePage: counts.head?.codePage ?? .utf8, properties: counts.head?.properties ?? [],
-                                    tables: group(counts.items))
-        }
-    }
-
-    /// `explicit`, else the code page detected in `document` (a note on standard error when it
-    /// is not UTF-8).
-    static func chooseCodePage(_ document: BriefcaseDocument, explicit: CodePage?, path: String, announce: Bool) -> CodePage {
-        if let explicit { return explicit }
-        let detection = CodePage.detect(in: document.file)
-        if announce && detection.codePage != .utf8 {
-            Console.note("\(path): 8-bit strings read as \(detection.codePage.name): \(detection.reason) (override with --encoding)")
-            if let hint = detection.hint { Console.note("\(path): \(hint)") }
-        }
-        return detection.codePage
+        var counts = ElementCounts()
+        try InputSource(path: path, format: format, encoding: encoding).readNamingInput(into: &counts, textOutput: true)
+        return BriefcaseSummary(format: format, codePage: counts.head?.codePage ?? .utf8, properties: counts.head?.properties ?? [],
+                                tables: group(counts.items))
     }
 
     /// What `info` shows of each element of a document read as it comes: its head and its count
@@ -145,18 +97,14 @@ struct BriefcaseSummary {
             }
         }
 
+        var takesHeadsOnly: Bool { true }
+
+        mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {
+            items.append((summary.kind, summary.name, summary.table, summary.rowCount, summary.delta, summary.changeCount))
+        }
+
         mutating func finish() throws(BriefcaseError) {}
         mutating func abandon() { head = nil; items = [] }
-    }
-
-    /// A model without rows or changes: enough to recognise the code page of the names.
-    private static func skeleton(_ summaries: [Briefcase.TableSummary], properties: [BriefcaseProperty]) -> BriefcaseDocument {
-        var elements: [Element] = []
-        for summary in summaries {
-            if let delta = summary.delta { elements.append(.delta(delta)) }
-            if let dataset = summary.dataset { elements.append(.table(dataset)) }
-        }
-        return BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile(properties: properties, stream: Bin2Stream(elements: elements)))
     }
 
     /// One entry per table, its delta attached by name; deltas without a table get an entry too.

@@ -305,3 +305,30 @@ extension CLITests {
         #expect(binary.stderr.isEmpty)
     }
 }
+
+extension CLITests {
+    /// `info` of a folder shows what `info` of the single file shows (the same reader: heads by
+    /// offset): in `empty-delta`, the delta-only `Archive` comes after the table `Orders`
+    /// (Fixtures/README.md), in the folder as in the file.
+    @Test func infoOfAFolderListsWhatTheFileLists() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = Self.fixtures.appendingPathComponent("empty-delta.daBriefcase").path
+        let folder = dir.appendingPathComponent("empty-delta.briefcase").path
+        #expect(try Self.run(["convert", file, folder]).status == 0)
+        let fromFile = try Self.run(["info", file])
+        let fromFolder = try Self.run(["info", folder])
+        #expect(fromFile.status == 0 && fromFolder.status == 0)
+        let tables = fromFolder.text.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
+        #expect(tables == ["  Orders: 1 rows, 2 fields, delta with 0 changes", "  Archive: no dataset, delta with 4 changes"])
+        #expect(fromFolder.text.replacingOccurrences(of: "format: folder", with: "format: dabriefcase") == fromFile.text)
+    }
+
+    /// `info` reads heads only: a file whose row 1 is cut short (`damaged-truncated-row`, which
+    /// `convert` refuses at offset 83) shows its table's 2 rows and exit 0.
+    @Test func infoReadsNoRows() throws {
+        let result = try Self.run(["info", Self.fixtures.appendingPathComponent("damaged-truncated-row.daBriefcase").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text.contains("  T: 2 rows, 2 fields"))
+    }
+}

@@ -48,6 +48,11 @@ extension BriefcaseElements {
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
+            if sink.takesHeadsOnly {
+                let report = try readHeads(into: &sink, encoding: encoding)
+                try sink.finish()
+                return report
+            }
             // Each head is read once, for the sink and for the code page detection.
             let heads: [Element?] = sink.needsHeads || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
             var order: [Int]?
@@ -66,6 +71,23 @@ extension BriefcaseElements {
             sink.abandon()
             throw error
         }
+    }
+
+    /// For a sink that takes heads only: each element's head and count, nothing else read; the
+    /// code page (when not given) detected from the heads alone, as a briefcase's names are what
+    /// such a sink shows.
+    private func readHeads<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?) throws(BriefcaseError) -> ElementConversionReport {
+        let summaries = try elements.indices.map { (i) throws(BriefcaseError) in try summary(i) }
+        var report = ElementConversionReport(codePage: encoding ?? .utf8)
+        if encoding == nil {
+            let detection = StreamingCodePageDetection(heads: summaries.map(\.head), properties: properties).detection
+            report.codePage = detection.codePage
+            report.detection = detection
+        }
+        try sink.begin(BriefcaseHead(container: container, codePage: report.codePage, properties: properties, headerPadding: headerPadding))
+        for (i, summary) in summaries.enumerated() { try sink.element(summary: summary, at: i) }
+        report.warnings = containerWarnings
+        return report
     }
 
     private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,

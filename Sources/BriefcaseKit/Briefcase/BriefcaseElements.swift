@@ -213,4 +213,7 @@ public struct ElementSummary: Sendable {
     public var changeCount: Int
     /// The body's byte range in the file.
     public var range: Range<Int>
+
+    /// The element without rows or changes.
+    public var head: Element { kind == .table ? .table(table!) : .delta(delta!) }
 }

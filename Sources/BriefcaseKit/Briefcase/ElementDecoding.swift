@@ -51,118 +51,32 @@ struct ElementDecoding {
     }
 }
 
-/// Worker threads decoding `positions` ahead of the one thread that takes them in order.
-///
-/// How far ahead: the elements decoded ahead of the one the taker holds — being decoded, or
-/// decoded and waiting — add up to at most `jobs` times the largest element's bytes (its range
-/// in the file), and number at most `jobs` × 16. So memory holds at most `jobs` + 1 elements the
-/// size of the largest, the sink's included, where one job holds one (plus each worker's read
-/// buffer, reused for its next element as the single-core path reuses its one). A bound in bytes
-/// rather than in elements: briefcases put small tables between large ones, and a window of a few
-/// elements would leave the workers idle behind the small ones while the sink writes a large one.
-///
-/// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
-/// is read and written only with `condition` locked; the elements it hands across are `Sendable`.
-final class ElementsDecodedAhead: @unchecked Sendable {
-    private let elements: [BriefcaseElements.Stored]
-    private let positions: [Int]
-    /// `bytesBefore[k]`: the bytes of the elements at `positions[0 ..< k]`.
-    private let bytesBefore: [Int]
-    private let budget: Int
-    private let maximumAhead: Int
-    private let condition = NSCondition()
-    /// Decoded elements by sequence number modulo `slots.count` (`taker ... taker + maximumAhead`).
-    private var slots: [DecodedElement?]
-    /// The next sequence number a worker decodes.
-    private var nextToDecode = 0
-    /// The sequence number the taker holds or waits for: those before it are let go.
-    private var taker = 0
-    private var stopped = false
-    private var runningWorkers: Int
+/// Worker threads decoding `positions` ahead of the one thread that takes them in order, within
+/// `WorkDoneAhead`'s byte budget (the elements' ranges in the file). Each worker reads into a
+/// buffer of its own, reused for its next element as the single-core path reuses its one — unless
+/// the taker may still hold the element whose bytes it is (fresh memory then).
+final class ElementsDecodedAhead: Sendable {
+    private let work: WorkDoneAhead<DecodedElement>
 
     init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int) {
-        self.elements = elements
-        self.positions = positions
-        var total = 0, largest = 0
-        bytesBefore = [0] + positions.map { position in
-            let count = elements[position].range.count
-            largest = max(largest, count)
-            total += count
-            return total
+        work = WorkDoneAhead(sizes: positions.map { elements[$0].range.count }, jobs: jobs, name: "briefcase element decoding") {
+            var spare: [UInt8] = []
+            return { n, mayReuse in
+                var warnings: [DecodingWarning] = []
+                do throws(BriefcaseError) {
+                    let stored = elements[positions[n]]
+                    let element = mayReuse ? try stored.decode(warnings: &warnings, reusing: &spare) : try stored.decode(warnings: &warnings)
+                    return DecodedElement(outcome: .success(element), warnings: warnings)
+                } catch {
+                    return DecodedElement(outcome: .failure(error), warnings: warnings)
+                }
+            }
         }
-        budget = jobs * max(largest, 1)
-        maximumAhead = jobs * 16
-        slots = Array(repeating: nil, count: maximumAhead + 1)
-        runningWorkers = min(jobs, positions.count)
-        for _ in 0 ..< runningWorkers {
-            let worker = Thread { [self] in work() }
-            worker.name = "briefcase element decoding"
-            worker.start()
-        }
-    }
-
-    /// Whether sequence number `n` may be decoded now (called with `condition` locked): it is the
-    /// one the taker waits for, or it is within the budget of the elements ahead of it.
-    private func mayDecode(_ n: Int) -> Bool {
-        n == taker || (n - taker <= maximumAhead && bytesBefore[n + 1] - bytesBefore[taker + 1] <= budget)
     }
 
     /// The element of sequence number `n` (each in turn from 0), waiting for it to be decoded.
-    func take(_ n: Int) -> DecodedElement {
-        condition.lock()
-        defer { condition.unlock() }
-        if taker != n {
-            taker = n  // the one before is let go: workers may start more
-            condition.broadcast()
-        }
-        while true {
-            if let decoded = slots[n % slots.count] {
-                slots[n % slots.count] = nil
-                return decoded
-            }
-            condition.wait()
-        }
-    }
+    func take(_ n: Int) -> DecodedElement { work.take(n) }
 
-    /// Asks the workers to stop, waits until they have, and drops what is left decoded.
-    func stop() {
-        condition.lock()
-        defer { condition.unlock() }
-        stopped = true
-        condition.broadcast()
-        while runningWorkers > 0 { condition.wait() }
-        slots = []
-    }
-
-    /// One worker: takes the next sequence number when it may be decoded, decodes it unlocked,
-    /// and puts it in its slot.
-    private func work() {
-        var spare: [UInt8] = []
-        var spareHolds = -1  // the sequence number whose bytes `spare` holds
-        condition.lock()
-        while true {
-            while !stopped && nextToDecode < positions.count && !mayDecode(nextToDecode) { condition.wait() }
-            guard !stopped && nextToDecode < positions.count else { break }
-            let n = nextToDecode
-            nextToDecode += 1
-            // The bytes of an element the taker may still have are not overwritten: fresh memory then.
-            let reuse = spareHolds < taker
-            condition.unlock()
-            var warnings: [DecodingWarning] = []
-            let outcome: Result<Element, BriefcaseError>
-            do throws(BriefcaseError) {
-                let stored = elements[positions[n]]
-                outcome = .success(reuse ? try stored.decode(warnings: &warnings, reusing: &spare) : try stored.decode(warnings: &warnings))
-            } catch {
-                outcome = .failure(error)
-            }
-            if reuse { spareHolds = n }
-            condition.lock()
-            if !stopped { slots[n % slots.count] = DecodedElement(outcome: outcome, warnings: warnings) }
-            condition.broadcast()
-        }
-        runningWorkers -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
+    /// Stops the workers and drops what is left decoded.
+    func stop() { work.stop() }
 }

@@ -58,6 +58,16 @@ public protocol BriefcaseSink {
     /// The element at `position` that the source leaves out (`skipDamaged`): its bytes did not
     /// decode. Default: nothing.
     mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError)
+
+    /// Whether the sink looks at no row and no change, only at each element's head and count
+    /// (`info`): a source that can read heads alone (a binary briefcase, by offset) then hands
+    /// it `element(summary:at:)` instead of `element(_:at:)`, and reads nothing else. A source
+    /// that cannot (a JSON document) still hands whole elements. Default: false.
+    var takesHeadsOnly: Bool { get }
+
+    /// The head and count of the element at stream position `position`, from a source that read
+    /// only that (`takesHeadsOnly`). Default: nothing.
+    mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError)
 }
 
 extension BriefcaseSink {
@@ -67,6 +77,8 @@ extension BriefcaseSink {
     public mutating func wroteOnlyValidUTF8() -> Bool? { nil }
     public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {}
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
+    public var takesHeadsOnly: Bool { false }
+    public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
@@ -120,6 +132,8 @@ extension ForwardingSink {
     public mutating func wroteOnlyValidUTF8() -> Bool? { inner.wroteOnlyValidUTF8() }
     public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) { inner.warnings(warnings, at: position) }
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
+    public var takesHeadsOnly: Bool { inner.takesHeadsOnly }
+    public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) { try inner.element(summary: summary, at: position) }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
