@@ -61,7 +61,7 @@ struct QueryCommand: ParsableCommand {
             guard try FileIO.readPrefix(path, count: 16).elementsEqual(FileFormat.sqliteSignature) else {
                 throw BriefcaseError(.invalidData, "not an SQLite 3 database (it does not start with 'SQLite format 3')", offset: 0, file: path)
             }
-            database = try SQLiteDatabase(path: path, mode: .readOnly)
+            database = try Self.openReadable(path)
         } else {
             var sink = SQLiteSink(path: nil)
             try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage, jobs: jobsOption.count)
@@ -83,6 +83,20 @@ struct QueryCommand: ParsableCommand {
             throw error.inFile(path) // the database in memory is the input's
         }
         try printer.finish()
+    }
+}
+
+extension QueryCommand {
+    /// The database opened read-only; a damaged one is a bad input (exit 1), not a mistake in the
+    /// SQL given.
+    static func openReadable(_ path: String) throws(BriefcaseError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        do throws(BriefcaseError) {
+            _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
+        } catch {
+            throw BriefcaseError(.invalidData, "not a readable SQLite database: \(error.message)", file: path)
+        }
+        return database
     }
 }
 

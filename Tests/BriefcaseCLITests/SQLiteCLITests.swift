@@ -134,4 +134,29 @@ extension CLITests {
         #expect(refused.stderr.contains("element 'Orders': row with rowid 1: field 'Shipped': 'tomorrow' is not a date and time"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A damaged database (cut short, bytes overwritten) is refused with one line, exit 1.
+    @Test func damagedDatabasesRefused() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("all.sqlite").path
+        #expect(try Self.run(["convert", Self.fixtures.appendingPathComponent("all-types.daBriefcase").path, db]).status == 0)
+        let bytes = Self.contents(db)!
+        let cut = dir.appendingPathComponent("cut.sqlite").path
+        FileManager.default.createFile(atPath: cut, contents: Data(bytes.prefix(bytes.count / 3)))
+        let converted = try Self.run(["convert", cut, dir.appendingPathComponent("x.json").path])
+        #expect(converted.status == 1 && converted.stderr.contains("not a readable SQLite database"))
+        #expect(converted.stderr.split(separator: "\n").count == 1)
+        let queried = try Self.run(["query", cut, "SELECT * FROM AllTypes"])
+        #expect(queried.status == 1 && queried.stderr.contains("not a readable SQLite database"))
+        var random = SplitMix(seed: 1500)
+        for round in 0..<12 {
+            var damaged = bytes
+            for _ in 0..<16 { damaged[100 + random.below(damaged.count - 100)] = UInt8(random.below(256)) }
+            let path = dir.appendingPathComponent("damaged-\(round).sqlite").path
+            FileManager.default.createFile(atPath: path, contents: Data(damaged))
+            let result = try Self.run(["convert", path, dir.appendingPathComponent("d\(round).json").path, "--force"])
+            #expect(result.status == 0 || result.status == 1, "round \(round): \(result.stderr)")
+        }
+    }
 }
