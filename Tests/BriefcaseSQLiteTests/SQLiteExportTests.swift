@@ -172,4 +172,28 @@ struct SQLiteExportTests {
         #expect(after.changes.count == 4)
         #expect(after.changes.last == DeltaChange(type: .update, recordID: 1103, oldValues: [.integer(4), .wide("d")], newValues: [.integer(4), .wide("D")]))
     }
+
+    /// A pending insert that repeats a key: SQLite refuses the primary key, the table is made
+    /// again without one (rowids by position), and everything still comes back.
+    @Test func pendingChangesThatBreakTheKey() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let schema = Schema(fields: [[SchemaProperty("Name", "ID"), SchemaProperty("InPrimaryKey", "True")],
+                                     [SchemaProperty("Name", "S"), SchemaProperty("InPrimaryKey", "False")]])
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "S", type: .wideString, size: 5)]
+        let table = Table(name: "K", schema: schema, fields: fields, rows: [[.integer(1), .wide("a")], [.integer(2), .wide("b")]])
+        let delta = Delta(name: "K", loggedFields: fields.map { LoggedField(name: $0.name, type: $0.type) }, keyFields: ["ID"],
+                          reducedDeltaFlag: 0, changes: [
+                              DeltaChange(type: .insert, recordID: 1100, oldValues: [nil, nil], newValues: [.integer(2), .wide("c")]),
+                          ])
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.delta(delta), .table(table)])))
+        let db = dir.appendingPathComponent("dup.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT name, pk FROM pragma_table_info('K')") == "ID|0\nS|0\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, ID, S FROM K ORDER BY rowid") == "1|1|a\n2|2|b\n3|2|c\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT row_ids FROM _briefcase_elements WHERE kind = 'table'") == "position\n")
+        let (back, edits) = try SQLiteTesting.read(db)
+        #expect(edits.isEmpty)
+        #expect(back == document)
+    }
 }
