@@ -5,50 +5,29 @@ import Glibc
 
 /// The SQLite format's writer (Spec/sqlite-mapping.md): a sink that makes a database of the
 /// briefcase — each table's current rows in an SQL table of its own name, and beside them the
-/// tables that give the file back (`_briefcase…`). Each table arrives with its pending delta
-/// right after it (`prepare(heads:)` asks for that order), so that one table is in memory at a
-/// time; everything is written with prepared statements in one transaction.
+/// tables that give the file back (`_briefcase…`). It takes the elements in stream order, one at
+/// a time: the first table of a name is paired with the first delta of that name, whichever
+/// comes first (a delta before its table, as .NET writes them, waits for it; a table written
+/// before its delta has its current rows made again when the delta comes). Everything is
+/// written with prepared statements in one transaction.
 public struct SQLiteSink: BriefcaseSink {
     /// The database file (empty or absent), or nil for a database in memory (`query`).
     public let path: String?
     /// After `finish`: the database in memory (nil for a file, which `finish` closes).
     public private(set) var database: SQLiteDatabase?
     var writer: SQLiteTableWriter?
-    /// Stream position of a table → of its delta (the first of the same name).
-    var deltaOfTable: [Int: Int] = [:]
-    /// Each delta paired with a table, by its position.
-    var pairedDeltas: Set<Int> = []
-    /// The table waiting for its delta.
-    var waiting: (table: Table, position: Int)?
-    /// A paired delta that came before its table (a source that did not follow the order asked for).
-    var early: [Int: Delta] = [:]
+    /// Names (ASCII lower-cased bytes) of the tables and deltas seen.
+    var tablesSeen: Set<[UInt8]> = []
+    var deltasSeen: Set<[UInt8]> = []
+    /// The first delta of a name whose table has not come yet.
+    var early: [[UInt8]: Delta] = [:]
+    /// The first table of a name, written before any delta of that name: its position.
+    var writtenAlone: [[UInt8]: Int] = [:]
     /// Positions given without one (a source that does not number its elements).
     var nextPosition = 0
 
     public init(path: String?) {
         self.path = path
-    }
-
-    public var needsHeads: Bool { true }
-
-    public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? {
-        deltaOfTable = [:]
-        pairedDeltas = []
-        var tables: [[UInt8]: Int] = [:]
-        for (position, head) in heads.enumerated() {
-            if case .table(let table) = head, tables[lowered(table.name)] == nil { tables[lowered(table.name)] = position }
-        }
-        for (position, head) in heads.enumerated() {
-            guard case .delta(let delta) = head, let table = tables[lowered(delta.name)], deltaOfTable[table] == nil else { continue }
-            deltaOfTable[table] = position
-            pairedDeltas.insert(position)
-        }
-        var order: [Int] = []
-        for position in heads.indices where !pairedDeltas.contains(position) {
-            order.append(position)
-            if let delta = deltaOfTable[position] { order.append(delta) }
-        }
-        return order
     }
 
     private func lowered(_ name: ByteString) -> [UInt8] {
@@ -61,7 +40,6 @@ public struct SQLiteSink: BriefcaseSink {
         var writer = SQLiteTableWriter(database: opened, codePage: head.codePage)
         try writer.begin(head)
         self.writer = writer
-        nextPosition = 0
     }
 
     public mutating func element(_ element: Element) throws(BriefcaseError) {
@@ -71,40 +49,31 @@ public struct SQLiteSink: BriefcaseSink {
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: an element before the briefcase began") }
         nextPosition = position + 1
+        let key = lowered(element.name)
         switch element {
         case .table(let table):
-            try flushWaiting()
-            if let delta = deltaOfTable[position] {
-                if let early = early.removeValue(forKey: delta) {
-                    try writer!.write(table: table, at: position, delta: early)
-                } else {
-                    waiting = (table, position)
-                }
+            guard tablesSeen.insert(key).inserted else {
+                return try writer!.write(table: table, at: position, delta: nil)
+            }
+            if let delta = early.removeValue(forKey: key) {
+                try writer!.write(table: table, at: position, delta: delta)
             } else {
                 try writer!.write(table: table, at: position, delta: nil)
+                if !deltasSeen.contains(key) { writtenAlone[key] = position }
             }
         case .delta(let delta):
             try writer!.write(delta: delta, at: position)
-            if let waiting, deltaOfTable[waiting.position] == position {
-                self.waiting = nil
-                try writer!.write(table: waiting.table, at: waiting.position, delta: delta)
-            } else if pairedDeltas.contains(position) {
-                try flushWaiting()
-                early[position] = delta
+            guard deltasSeen.insert(key).inserted else { return }
+            if let table = writtenAlone.removeValue(forKey: key) {
+                try writer!.attach(delta, toTableAt: table)
+            } else if !tablesSeen.contains(key) {
+                early[key] = delta
             }
         }
     }
 
-    /// A table whose delta did not come (a source that did not follow the order asked for).
-    private mutating func flushWaiting() throws(BriefcaseError) {
-        guard let waiting else { return }
-        self.waiting = nil
-        try writer!.write(table: waiting.table, at: waiting.position, delta: nil)
-    }
-
     public mutating func finish() throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
-        try flushWaiting()
         try writer!.finish()
         let database = writer!.database
         writer = nil
@@ -118,8 +87,11 @@ public struct SQLiteSink: BriefcaseSink {
 
     private mutating func close() {
         writer = nil
-        waiting = nil
+        tablesSeen = []
+        deltasSeen = []
         early = [:]
+        writtenAlone = [:]
+        nextPosition = 0
         database = nil
     }
 }

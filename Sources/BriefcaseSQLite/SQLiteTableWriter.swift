@@ -93,23 +93,9 @@ struct SQLiteTableWriter {
         let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: takenNames)
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
         if layout.refusal == nil {
-            let byKey: Bool
-            if let delta, !delta.changes.isEmpty {
-                // The stored rows first; the current rows are mostly the same rows: copied by
-                // SQLite from there, only the rows the delta changed bound again.
-                let storedName = SQLiteMapping.storedRowsTable(position: position)
-                try createTable(storedName, layout: layout, primaryKey: false)
-                _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
-                stored = .text(storedName)
-                let replay = table.replaying(delta)
-                byKey = try createAndFill(name, layout: layout, rows: replay.rows,
-                                          source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
-            } else {
-                byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
-            }
+            (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
             takenNames.insert(name.asciiLowercased)
             current = .text(name)
-            rowIDs = .text(byKey ? "key" : "position")
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
                                 layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
@@ -123,6 +109,50 @@ struct SQLiteTableWriter {
             try writeSchema(schema.fields, section: "field", element: position)
             try writeSchema(schema.parameters, section: "parameter", element: position)
         }
+    }
+
+    /// The current-rows table of `table` (its stored rows replayed with `delta`), and its stored
+    /// rows when the delta has changes; returns the `stored_table` and `row_ids` of its element.
+    func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
+                          position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
+        let byKey: Bool
+        var stored: SQLValue = .null
+        if let delta, !delta.changes.isEmpty {
+            // The stored rows first; the current rows are mostly the same rows: copied by
+            // SQLite from there, only the rows the delta changed bound again.
+            let storedName = SQLiteMapping.storedRowsTable(position: position)
+            try createTable(storedName, layout: layout, primaryKey: false)
+            _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
+            stored = .text(storedName)
+            let replay = table.replaying(delta)
+            byKey = try createAndFill(name, layout: layout, rows: replay.rows,
+                                      source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
+        } else {
+            byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
+        }
+        return (stored, .text(byKey ? "key" : "position"))
+    }
+
+    /// A delta that came after its table, written without it: the table's element read back,
+    /// its current-rows table made again with the delta.
+    mutating func attach(_ delta: Delta, toTableAt position: Int) throws(BriefcaseError) {
+        let lookup = try database.prepare("SELECT current_table FROM _briefcase_elements WHERE position = ?1")
+        try lookup.bind(.integer(Int64(position)), at: 1)
+        let current = try lookup.step() ? lookup.value(at: 0).text : nil
+        lookup.reset() // a statement still running would keep the table from being dropped
+        guard let name = current,
+              let bytes = try database.readBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position)) else { return }
+        var warnings: [DecodingWarning] = []
+        guard case .table(let table)? = try BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings).file.stream.elements.first else {
+            return
+        }
+        var others = takenNames
+        others.remove(name.asciiLowercased)
+        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: others)
+        try database.execute("DROP TABLE \(SQLiteDatabase.quote(name))")
+        let (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
+        try database.prepare("UPDATE _briefcase_elements SET stored_table = ?1, row_ids = ?2 WHERE position = ?3")
+            .run([stored, rowIDs, .integer(Int64(position))])
     }
 
     private func writeSchema(_ items: [[SchemaProperty]], section: String, element: Int) throws(BriefcaseError) {
