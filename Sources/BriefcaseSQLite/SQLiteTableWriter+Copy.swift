@@ -28,12 +28,9 @@ extension SQLiteTableWriter {
             touched.insert(slot)
         }
         try database.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS briefcase_gone (slot INTEGER PRIMARY KEY);
             CREATE TEMP TABLE IF NOT EXISTS briefcase_touched (slot INTEGER PRIMARY KEY);
-            DELETE FROM temp.briefcase_gone; DELETE FROM temp.briefcase_touched
+            DELETE FROM temp.briefcase_touched
             """)
-        let goneRow = try database.prepare("INSERT INTO temp.briefcase_gone VALUES (?1)")
-        for slot in gone { try goneRow.run([.integer(Int64(slot))]) }
         let touchedRow = try database.prepare("INSERT INTO temp.briefcase_touched VALUES (?1)")
         for slot in touched where slot < storedCount { try touchedRow.run([.integer(Int64(slot))]) }
 
@@ -45,10 +42,17 @@ extension SQLiteTableWriter {
             if byKey {
                 try database.execute("INSERT INTO \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", "))) SELECT \(copied) \(untouched)")
             } else {
-                try database.execute("""
+                // Between two deleted rows every row moves up by the same count: one range of
+                // rowids at a time (a count per row would cost rows × deletions).
+                let copy = try database.prepare("""
                     INSERT INTO \(SQLiteDatabase.quote(name)) (rowid, \(columns.joined(separator: ", ")))
-                    SELECT s.rowid - (SELECT count(*) FROM temp.briefcase_gone AS g WHERE g.slot < s.rowid - 1), \(copied) \(untouched)
+                    SELECT s.rowid - ?3, \(copied) \(untouched) AND s.rowid BETWEEN ?1 AND ?2
                     """)
+                var first = 0
+                for (count, slot) in (gone.filter { $0 < storedCount } + [storedCount]).enumerated() {
+                    if slot > first { try copy.run([.integer(Int64(first) + 1), .integer(Int64(slot)), .integer(Int64(count))]) }
+                    first = slot + 1
+                }
             }
         } catch {
             throw error.inElement(name)

@@ -196,4 +196,23 @@ struct SQLiteExportTests {
         #expect(edits.isEmpty)
         #expect(back == document)
     }
+
+    /// Many deletions in a large keyless table: every current row keeps its place (rowid = its
+    /// position), in time linear in the rows (one copy per range between deleted rows).
+    @Test func manyDeletionsInAKeylessTable() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fields = [FieldDescriptor(name: "N", type: .integer)]
+        let table = Table(name: "Big", fields: fields, rows: (0..<20_000).map { [.integer(Int64($0))] })
+        let deletes = stride(from: 0, to: 20_000, by: 10).enumerated().map { index, n in
+            DeltaChange(type: .delete, recordID: Int32(1100 + index), oldValues: [.integer(Int64(n))], newValues: [nil])
+        }
+        let delta = Delta(name: "Big", loggedFields: [LoggedField(name: "N", type: .integer)], reducedDeltaFlag: 0, changes: deletes)
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.delta(delta), .table(table)])))
+        let db = dir.appendingPathComponent("big.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        // Rows 1…9 first (0 deleted), then 11…19, …: position p holds n = p + p / 9 + 1.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*), sum(rowid = (N - N / 10)) FROM Big") == "18000|18000\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+    }
 }
