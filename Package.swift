@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "briefcase",
+    // Apple systems (README, "Apple platforms"): Synchronization's Mutex and typed throws need these.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
         .library(name: "JSONCore", targets: ["JSONCore"]),
@@ -14,25 +16,34 @@ let package = Package(
         .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
         // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
         .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
+        // Briefcases in Swift's own terms: String names, typed values, Codable rows, edits
+        // recorded as pending changes (Spec/records-api.md).
+        .library(name: "BriefcaseRecords", targets: ["BriefcaseRecords"]),
         // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
         .library(name: "BriefcaseSQLite", targets: ["BriefcaseSQLite"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation` (Scripts/docs.sh): a command plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "JSONCore"),
-        .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "BriefcaseKit", dependencies: ["JSONCore", "CZlib", "CSystemShims"],
+                linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux])),
+                                 .linkedLibrary("iconv", .when(platforms: [.macOS, .iOS]))]),  // Darwin's iconv is a library of its own
         // The system's zlib (gzip in and out), the way ZIPFoundation links it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
-        .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit"]),
+        .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
+        .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "BriefcaseSQLite", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "CSQLite"]),
-        // Small C helpers for system calls Swift's Glibc module does not expose (renameat2).
+        // Small C helpers: system calls Swift's Glibc module does not expose (renameat2), and the
+        // SIMD scan that finds a JSON array's items for parsing them on several threads.
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
@@ -49,6 +60,7 @@ let package = Package(
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
+        .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),

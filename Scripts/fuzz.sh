@@ -100,12 +100,16 @@ build_target() {
   # One build at a time (several targets may be started together); released when done.
   exec 9> "$BUILD/build.lock"
   command -v flock > /dev/null && flock 9
-  local built=() objects=("$BUILD/obj/CSystemShims.o") dep
-  # The small C target the library calls (renameat2), compiled with the same sanitizers.
-  if [ ! -f "$BUILD/obj/CSystemShims.o" ] || [ Sources/CSystemShims/shims.c -nt "$BUILD/obj/CSystemShims.o" ]; then
-    "${CLANG:-clang}" -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CSystemShims/include \
-      -c Sources/CSystemShims/shims.c -o "$BUILD/obj/CSystemShims.o"
-  fi
+  local built=() objects=() dep source object
+  # The small C target the library calls (renameat2, the JSON item scan), compiled with the same sanitizers.
+  for source in Sources/CSystemShims/*.c; do
+    object="$BUILD/obj/CSystemShims-$(basename "$source" .c).o"
+    objects+=("$object")
+    if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ Sources/CSystemShims/include -nt "$object" ]; then
+      "${CLANG:-clang}" -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CSystemShims/include \
+        -c "$source" -o "$object"
+    fi
+  done
   for dep in $deps; do
     build_module "$dep" "${built[@]}"
     built+=("$dep")

@@ -221,7 +221,8 @@ enum Measure {
             // The CLI's path (mapped input, `JSONStreamConversion`) into a plain file: written with
             // write(2), the index position patched with pwrite(2), not fsync'd, like the other outputs.
             var file = FileSink(path: path)
-            try JSONStreamConversion.convert(mapped.bytes, to: &file, as: .dabriefcase, consumed: { mapped.release(upTo: $0) })
+            try JSONStreamConversion.convert(mapped.bytes, to: &file, as: .dabriefcase, jobs: jobs,
+                                             consumed: { mapped.release(upTo: $0) }, scanned: { mapped.release($0) })
             file.close()
             end = System.now(); cpuEnd = System.cpuTime()
             withExtendedLifetime(mapped) {}

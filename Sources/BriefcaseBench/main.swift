@@ -27,7 +27,7 @@ SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 -
 --scratch /tmp/briefcase-bench, --out SCRATCH/results, no --snapshot-limit (to-snapshot, the
 slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
 of the six tables with a delta has a pending change, plus a quarter as many inserts), --jobs 1
-(elements decoded at once by validate, to-json, to-snapshot and to-folder, as `briefcase --jobs`).
+(elements decoded at once by validate, to-json, to-snapshot, to-folder and json → dabriefcase, as `briefcase --jobs`).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 

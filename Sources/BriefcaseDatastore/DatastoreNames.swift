@@ -13,6 +13,7 @@ import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit
 
+/// Briefcase names (tables, columns, key values) as datastore ids and back, one id per name (Spec/datastore-mapping.md §3).
 public enum DatastoreNames {
     /// The id of a name, or nil when its encoded form would be longer than 64 characters.
     public static func encode(_ name: String) -> String? {

@@ -13,6 +13,7 @@ extension SnapshotExport {
     public struct ElementsResult<S: ResettableByteSink> {
         /// The output the document was written to (flushed).
         public var sink: S
+        /// The document's revision and counts, its warnings and the limits it breaks.
         public var summary: SnapshotExportSummary
         /// The code page used, its detection and the decoding warnings.
         public var report: ElementConversionReport

@@ -11,10 +11,12 @@ import DatastoreKit
 
 /// A datastore limit the snapshot breaks.
 public struct LimitViolation: Sendable, Equatable, CustomStringConvertible {
+    /// What is over the limit, and by how much.
     public var message: String
     /// The briefcase table, as text.
     public var element: String?
 
+    /// The message, after the table it concerns when there is one.
     public var description: String {
         BriefcaseError.describe(message, file: nil, element: element, offset: nil)
     }
@@ -28,6 +30,7 @@ public struct SnapshotExport: Sendable {
     public static let memberName = "briefcase"
     /// `format` of that member.
     public static let formatName = "briefcase-datastore"
+    /// `version` of that member.
     public static let formatVersion: Int64 = 1
 
     /// The document, as `stream(_:codePage:into:)` writes it.

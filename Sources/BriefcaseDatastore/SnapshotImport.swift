@@ -8,6 +8,7 @@ import DatastoreKit
 /// The briefcase of a snapshot document: the original one when the document carries this
 /// tool's `briefcase` member, else one inferred from the datastore (a plain snapshot).
 public struct SnapshotImport: Sendable {
+    /// The briefcase: restored exactly, or inferred from a plain snapshot.
     public var document: BriefcaseDocument
     /// The code page of the briefcase's 8-bit strings (UTF-8 for an inferred briefcase).
     public var codePage: CodePage
@@ -33,6 +34,7 @@ public struct SnapshotImport: Sendable {
         }
     }
 
+    /// Reads a snapshot document already parsed: restores the briefcase its `briefcase` member carries, or infers one.
     public init(_ snapshot: SnapshotDocument) throws(BriefcaseError) {
         if let member = snapshot.extras[SnapshotExport.memberName], case .object(let meta) = member,
            meta["format"] == .string(SnapshotExport.formatName)

@@ -14,8 +14,11 @@ import DatastoreKit
 
 /// What a streamed export found, once the document is written.
 public struct SnapshotExportSummary: Sendable {
+    /// The snapshot's revision: 1 with rows, 0 without, or the plain snapshot's the briefcase came from.
     public var rev: Int
+    /// The rows written to the snapshot.
     public var rowCount: Int
+    /// The deltas written (one per pending change, or as the plain snapshot grouped them).
     public var deltaCount: Int
     /// Changes that could not be matched to a row, logged fields that are not columns, hints
     /// that were ignored.

@@ -5,6 +5,7 @@ import BriefcaseJSON
 import BriefcaseKit
 import DatastoreKit
 
+/// `validate` for datastore snapshot documents (Spec/datastore-mapping.md §8).
 public enum SnapshotValidation {
     /// Checks a snapshot document: JSON syntax (byte offset), structure, ids and value encodings,
     /// the delta revision sequence (all `snapshot` errors, naming the JSON path); that the deltas

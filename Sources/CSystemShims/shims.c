@@ -7,6 +7,9 @@
 int briefcase_exchange_paths(const char *a, const char *b) {
 #if defined(__linux__) && defined(RENAME_EXCHANGE)
     return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+#elif defined(__APPLE__) && defined(RENAME_SWAP)
+    // Darwin's atomic exchange (<stdio.h>, macOS 10.12 / iOS 10): unchecked here, built on Linux only.
+    return renamex_np(a, b, RENAME_SWAP);
 #else
     (void)a; (void)b;
     errno = ENOSYS;

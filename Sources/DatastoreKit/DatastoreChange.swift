@@ -15,6 +15,7 @@ public enum DatastoreChange: Hashable, Sendable {
     /// `D`: delete an existing record with all its fields.
     case delete(tableID: String, recordID: String)
 
+    /// The wire tag: `I`, `U` or `D`.
     public var tag: String {
         switch self {
         case .insert: "I"
@@ -23,12 +24,14 @@ public enum DatastoreChange: Hashable, Sendable {
         }
     }
 
+    /// The table the change is in.
     public var tableID: String {
         switch self {
         case .insert(let tid, _, _), .update(let tid, _, _), .delete(let tid, _): tid
         }
     }
 
+    /// The record the change is to.
     public var recordID: String {
         switch self {
         case .insert(_, let rid, _), .update(_, let rid, _), .delete(_, let rid): rid

@@ -7,10 +7,12 @@ import JSONCore
 public struct DatastoreDelta: Hashable, Sendable {
     /// The revision the delta applies to (the result is `rev + 1`).
     public var rev: Int
+    /// The changes, applied in order.
     public var changes: [DatastoreChange]
     /// The client's random tag for recognising its own delta. Any string is accepted.
     public var nonce: String
 
+    /// A delta of `changes` to revision `rev`.
     public init(rev: Int, changes: [DatastoreChange], nonce: String = DatastoreDelta.makeNonce()) {
         self.rev = rev
         self.changes = changes
@@ -23,6 +25,7 @@ public struct DatastoreDelta: Hashable, Sendable {
         return makeNonce(using: &generator)
     }
 
+    /// A nonce of 10 URL-safe base64 characters drawn from `generator`.
     public static func makeNonce<G: RandomNumberGenerator>(using generator: inout G) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         return String((0..<10).map { _ in alphabet[Int.random(in: 0..<64, using: &generator)] })

@@ -9,6 +9,7 @@ import JSONCore
 /// `$.deltas[1].changes[4][3].tags`. `description` is `"<path>: <message>"` (or, for text that is
 /// not JSON, `"offset N: <message>"`).
 public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of error.
     public enum Kind: Hashable, Sendable {
         /// The text is not JSON at all (`offset` says where).
         case malformedJSON
@@ -36,12 +37,16 @@ public struct DatastoreError: Error, Hashable, Sendable, CustomStringConvertible
         case limitExceeded
     }
 
+    /// What kind of error.
     public var kind: Kind
+    /// What is wrong, in one line.
     public var message: String
+    /// Where, in the JSON being read.
     public var path: JSONPath
     /// The byte offset in the JSON text, for text that is not JSON (the path is then `$`).
     public var offset: Int?
 
+    /// An error of `kind` at `path` (and byte `offset`, when known).
     public init(_ kind: Kind, _ message: String, at path: JSONPath = .root, offset: Int? = nil) {
         self.kind = kind
         self.message = message

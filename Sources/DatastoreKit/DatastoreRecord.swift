@@ -8,11 +8,14 @@ import JSONCore
 /// values. The record size is kept up to date on every change, so reading it is O(1).
 /// Field names are not validated here; they are when the record enters a snapshot or is written.
 public struct DatastoreRecord: Hashable, Sendable {
+    /// The field names, in the order they were set.
     public private(set) var fieldNames: [String] = []
+    /// The values by field name.
     public private(set) var values: [String: DatastoreValue] = [:]
     /// Σ over fields of (100 + value size).
     private(set) var fieldsTally = SizeTally()
 
+    /// A record with no fields.
     public init() {}
 
     /// Fields in the given order; a later duplicate name replaces the earlier value in place.
@@ -20,7 +23,9 @@ public struct DatastoreRecord: Hashable, Sendable {
         for (name, value) in fields { self[name] = value }
     }
 
+    /// The number of fields.
     public var count: Int { fieldNames.count }
+    /// True when the record has no fields.
     public var isEmpty: Bool { fieldNames.isEmpty }
 
     /// The fields in order.
@@ -69,15 +74,19 @@ public struct DatastoreRecord: Hashable, Sendable {
         }
     }
 
+    /// Records are equal when their values are (field order aside).
     public static func == (lhs: DatastoreRecord, rhs: DatastoreRecord) -> Bool { lhs.values == rhs.values }
+    /// Hashes the values.
     public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 extension DatastoreRecord: ExpressibleByDictionaryLiteral {
+    /// A record of the fields listed, in that order.
     public init(dictionaryLiteral elements: (String, DatastoreValue)...) { self.init(elements) }
 }
 
 extension DatastoreRecord: CustomStringConvertible {
+    /// The fields in order, as `name: value` pairs.
     public var description: String {
         "{" + fields.map { "\(JSONPath.quoted($0.name)):\($0.value.wire)" }.joined(separator: ",") + "}"
     }

@@ -11,6 +11,7 @@ public struct DatastoreRow: Hashable, Sendable {
     /// `data` on the wire.
     public var record: DatastoreRecord
 
+    /// The record `recordID` of table `tableID`.
     public init(tableID: String, recordID: String, record: DatastoreRecord) {
         self.tableID = tableID
         self.recordID = recordID

@@ -48,6 +48,7 @@ public struct DatastoreSnapshot: Sendable {
 
     /// Number of records.
     public var recordCount: Int { index.count }
+    /// True when the snapshot has no records.
     public var isEmpty: Bool { index.isEmpty }
 
     /// The record `recordID` of table `tableID`, if present.
@@ -56,6 +57,7 @@ public struct DatastoreSnapshot: Sendable {
         return entries[position]!.record
     }
 
+    /// True when table `tableID` has a record `recordID`.
     public func contains(tableID: String, recordID: String) -> Bool {
         index[Key(tableID: tableID, recordID: recordID)] != nil
     }
@@ -157,8 +159,10 @@ public struct DatastoreSnapshot: Sendable {
     public struct Rows: Sequence, Sendable {
         let entries: [Entry?]
 
+        /// Iterates over the rows in order.
         public struct Iterator: IteratorProtocol {
             var base: IndexingIterator<[Entry?]>
+            /// The next row, or nil at the end.
             public mutating func next() -> DatastoreRow? {
                 while let slot = base.next() {
                     if let entry = slot {
@@ -169,6 +173,7 @@ public struct DatastoreSnapshot: Sendable {
             }
         }
 
+        /// An iterator over the rows in order.
         public func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
     }
 }

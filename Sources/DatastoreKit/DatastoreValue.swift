@@ -9,7 +9,9 @@
 /// Equality is exact: doubles compare by bit pattern (so `-0.0 != 0.0`, each with its own
 /// wire text), except that every NaN equals every other NaN (the wire has one NaN, `{"N":"nan"}`).
 public enum DatastoreAtom: Sendable {
+    /// Text.
     case string(String)
+    /// A boolean.
     case bool(Bool)
     /// Signed 64-bit integer, `{"I":"…"}` on the wire.
     case int(Int64)
@@ -34,6 +36,7 @@ public enum DatastoreAtom: Sendable {
 }
 
 extension DatastoreAtom: Hashable {
+    /// Exact equality: doubles by bit pattern, every NaN equal to every NaN.
     public static func == (lhs: DatastoreAtom, rhs: DatastoreAtom) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
@@ -46,6 +49,7 @@ extension DatastoreAtom: Hashable {
         }
     }
 
+    /// Hashes the value as `==` compares it.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .string(let v): hasher.combine(0); hasher.combine(v)
@@ -60,15 +64,22 @@ extension DatastoreAtom: Hashable {
 
 /// A field value: one atom, or a list of atoms (possibly of mixed types, possibly empty).
 public enum DatastoreValue: Hashable, Sendable {
+    /// A single value.
     case atom(DatastoreAtom)
+    /// A list of values.
     case list([DatastoreAtom])
 
+    /// A text value.
     public static func string(_ v: String) -> DatastoreValue { .atom(.string(v)) }
+    /// A boolean value.
     public static func bool(_ v: Bool) -> DatastoreValue { .atom(.bool(v)) }
+    /// An integer value.
     public static func int(_ v: Int64) -> DatastoreValue { .atom(.int(v)) }
+    /// A double value.
     public static func double(_ v: Double) -> DatastoreValue { .atom(.double(v)) }
     /// A date, in milliseconds since 1970-01-01T00:00:00Z.
     public static func date(_ milliseconds: Int64) -> DatastoreValue { .atom(.date(milliseconds)) }
+    /// A bytes value.
     public static func bytes(_ v: [UInt8]) -> DatastoreValue { .atom(.bytes(v)) }
 
     /// The atom, or nil for a list.
@@ -97,20 +108,27 @@ public enum DatastoreValue: Hashable, Sendable {
 extension DatastoreAtom: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral
 {
+    /// A text atom.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A boolean atom.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer literal is an `.int`; write `1.0` for a double.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A double atom.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension DatastoreValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByArrayLiteral
 {
+    /// A text value.
     public init(stringLiteral value: String) { self = .atom(.string(value)) }
+    /// A boolean value.
     public init(booleanLiteral value: Bool) { self = .atom(.bool(value)) }
     /// An integer literal is an `.int`; write `1.0` for a double.
     public init(integerLiteral value: Int64) { self = .atom(.int(value)) }
+    /// A double value.
     public init(floatLiteral value: Double) { self = .atom(.double(value)) }
+    /// A list value.
     public init(arrayLiteral elements: DatastoreAtom...) { self = .list(elements) }
 }

@@ -160,9 +160,12 @@ public enum FieldOperation: Hashable, Sendable {
 
 /// One entry of a `U` change: a field name and the operation on it.
 public struct FieldUpdate: Hashable, Sendable {
+    /// The field operated on.
     public var field: String
+    /// What is done to it.
     public var operation: FieldOperation
 
+    /// The operation `operation` on `field`.
     public init(_ field: String, _ operation: FieldOperation) {
         self.field = field
         self.operation = operation

@@ -16,8 +16,11 @@ import JSONCore
 public enum DatastoreIdentifier {
     /// What an identifier names (for messages).
     public enum Kind: String, Sendable {
+        /// A table id.
         case table = "table id"
+        /// A record id.
         case record = "record id"
+        /// A field name.
         case field = "field name"
     }
 
@@ -26,8 +29,11 @@ public enum DatastoreIdentifier {
 
     /// The metadata table, its single record and that record's fields.
     public static let infoTable = ":info"
+    /// The single record of the metadata table.
     public static let infoRecord = "info"
+    /// The metadata field of the last modification time.
     public static let infoModifiedTimeField = "mtime"
+    /// The metadata field of the datastore's title.
     public static let infoTitleField = "title"
     /// The sharing table of shareable datastores (records `team`, `public`, `u<uid>`; field `role`).
     public static let aclTable = ":acl"
@@ -90,6 +96,7 @@ public enum DatastoreIdentifier {
 
 /// A validated datastore id.
 public struct DatastoreID: Hashable, Sendable, CustomStringConvertible {
+    /// Private or shareable.
     public enum Kind: Sendable {
         /// Private to one user: 1–64 of `[-_a-z0-9.]`, not starting or ending with `.`.
         case `private`
@@ -97,7 +104,9 @@ public struct DatastoreID: Hashable, Sendable, CustomStringConvertible {
         case shareable
     }
 
+    /// The id's text.
     public let rawValue: String
+    /// Private or shareable.
     public let kind: Kind
 
     /// The id of the default private datastore.
@@ -135,5 +144,6 @@ public struct DatastoreID: Hashable, Sendable, CustomStringConvertible {
         return utf8.allSatisfy { lowerOrDigit($0) || $0 == UInt8(ascii: ".") } ? .private : nil
     }
 
+    /// The id's text.
     public var description: String { rawValue }
 }

@@ -25,11 +25,17 @@ public enum BytesAccounting: Sendable, Hashable {
 
 /// Base sizes of the accounting formulas.
 public enum DatastoreSize {
+    /// A datastore's base size.
     public static let baseDatastore = 1000
+    /// A record's base size.
     public static let baseRecord = 100
+    /// A field's base size.
     public static let baseField = 100
+    /// A list item's base size.
     public static let baseListItem = 20
+    /// A delta's base size.
     public static let baseDelta = 100
+    /// A change's base size.
     public static let baseChange = 100
 }
 

@@ -11,6 +11,7 @@ import JSONCore
 
 /// A datastore snapshot with its pending deltas and any extra top-level members.
 public struct SnapshotDocument: Equatable, Sendable {
+    /// The rows at revision `rev`.
     public var snapshot: DatastoreSnapshot
     /// Pending deltas; nil when the document has no `deltas` key (an empty array is kept as such).
     public var deltas: [DatastoreDelta]?
@@ -20,6 +21,7 @@ public struct SnapshotDocument: Equatable, Sendable {
     /// The keys the document itself defines.
     public static let reservedKeys: Set<String> = ["rev", "rows", "deltas"]
 
+    /// A document of `snapshot`, optional `deltas` and extra top-level members.
     public init(snapshot: DatastoreSnapshot, deltas: [DatastoreDelta]? = nil, extras: JSONObject = JSONObject()) {
         self.snapshot = snapshot
         self.deltas = deltas
@@ -39,6 +41,7 @@ public struct SnapshotDocument: Equatable, Sendable {
         try self.init(json: json)
     }
 
+    /// Parses a snapshot document from text.
     public init(parsing text: String) throws(DatastoreError) {
         try self.init(parsing: Array(text.utf8))
     }

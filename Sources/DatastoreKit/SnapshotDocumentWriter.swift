@@ -30,6 +30,7 @@ public struct SnapshotDocumentWriter: Sendable {
     var tally = SizeTally()
     var extraKeys = Set<String>()
 
+    /// A writer of a document at revision `rev`.
     public init(rev: Int) {
         precondition(rev >= 0, "a revision is never negative")
         self.rev = rev
@@ -40,6 +41,7 @@ public struct SnapshotDocumentWriter: Sendable {
         DatastoreSize.baseDatastore + tally.total(accounting)
     }
 
+    /// Writes one row of the snapshot (checking its ids, uniqueness and values).
     public mutating func writeRow<S: ByteSink>(_ row: DatastoreRow, to writer: inout JSONWriter<S>) throws(DatastoreError) {
         try writeRow(tableID: row.tableID, recordID: row.recordID, record: row.record, to: &writer)
     }

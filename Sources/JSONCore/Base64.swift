@@ -20,6 +20,7 @@ public protocol Base64Variant {
 }
 
 extension Base64Variant {
+    /// The base64 text of `bytes`.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         Base64Codec.encodeToString(bytes, alphabet: alphabet, padded: padded)
     }
@@ -61,11 +62,16 @@ public enum URLSafeBase64: Base64Variant {
 
 // MARK: - Implementation
 
+/// The base64 encoder and strict decoder that every variant uses.
 public enum Base64Codec {
+    /// The standard alphabet (`+`, `/`).
     public static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    /// The URL- and filename-safe alphabet (`-`, `_`).
     public static let urlSafeAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
+    /// Decoding table of the standard alphabet.
     public static let standardTable: [UInt8] = makeTable(standardAlphabet)
+    /// Decoding table of the URL-safe alphabet.
     public static let urlSafeTable: [UInt8] = makeTable(urlSafeAlphabet)
 
     /// 256-entry reverse table: the 6-bit value, or 0xFF for characters outside the alphabet.
@@ -75,6 +81,7 @@ public enum Base64Codec {
         return table
     }
 
+    /// The length of the base64 text of `count` bytes.
     public static func encodedLength(_ count: Int, padded: Bool) -> Int {
         let full = count / 3 * 4
         switch count % 3 {
@@ -84,6 +91,7 @@ public enum Base64Codec {
         }
     }
 
+    /// The base64 text of `bytes` in `alphabet`.
     public static func encodeToString<C: Collection>(_ bytes: C, alphabet: StaticString, padded: Bool) -> String
     where C.Element == UInt8 {
         func run(_ source: UnsafeBufferPointer<UInt8>) -> String {
@@ -98,6 +106,7 @@ public enum Base64Codec {
         return Array(bytes).withUnsafeBufferPointer(run)
     }
 
+    /// Appends the base64 text of `bytes` in `alphabet` to `output`.
     public static func encode<C: Collection>(_ bytes: C, into output: inout [UInt8], alphabet: StaticString, padded: Bool)
     where C.Element == UInt8 {
         func run(_ source: UnsafeBufferPointer<UInt8>) {
@@ -151,11 +160,13 @@ public enum Base64Codec {
         }
     }
 
+    /// The bytes of base64 `text`, or nil when it is not canonical base64 of `table`'s alphabet.
     public static func decode(_ text: String, table: [UInt8], padded: Bool) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode($0, table: table, padded: padded) }
     }
 
+    /// The bytes of base64 text given as UTF-8, or nil when it is not canonical base64.
     public static func decode<C: Collection>(utf8 text: C, table: [UInt8], padded: Bool) -> [UInt8]? where C.Element == UInt8 {
         if let result = text.withContiguousStorageIfAvailable({ decode($0, table: table, padded: padded) }) {
             return result
@@ -163,6 +174,7 @@ public enum Base64Codec {
         return Array(text).withUnsafeBufferPointer { decode($0, table: table, padded: padded) }
     }
 
+    /// The bytes of base64 text in a buffer, or nil when it is not canonical base64.
     public static func decode(_ source: UnsafeBufferPointer<UInt8>, table: [UInt8], padded: Bool) -> [UInt8]? {
         let count = source.count
         var characters = count

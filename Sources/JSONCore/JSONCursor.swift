@@ -5,10 +5,14 @@
 
 /// A position in JSON bytes, and the pieces of RFC 8259's grammar read at it.
 public struct JSONCursor {
+    /// The JSON bytes.
     public let buf: UnsafeBufferPointer<UInt8>
+    /// The index after the last byte.
     public let end: Int
+    /// The reading position.
     public var i: Int
 
+    /// A cursor over `buf` at index `i`.
     @inlinable
     public init(_ buf: UnsafeBufferPointer<UInt8>, at i: Int = 0) {
         self.buf = buf
@@ -104,6 +108,7 @@ public struct JSONCursor {
 
     // MARK: numbers
 
+    /// True for an ASCII digit.
     @inlinable @inline(__always)
     public static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 

@@ -3,21 +3,25 @@
 /// The byte forms of JSON text (escaping, integers, literals), appended to a buffer: the one
 /// definition that the writer, the serializer and the value emitters use.
 public enum JSONEmit {
+    /// Appends the UTF-8 bytes of `s` as they are.
     public static func appendRaw(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { out.append(contentsOf: $0) }
     }
 
+    /// Appends `null`.
     public static func appendNull(to out: inout [UInt8]) {
         let text: StaticString = "null"
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `true` or `false`.
     public static func appendBool(_ v: Bool, to out: inout [UInt8]) {
         let text: StaticString = v ? "true" : "false"
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends an unsigned integer in decimal.
     public static func appendUInt64(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 {
             out.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
@@ -60,6 +64,7 @@ public enum JSONEmit {
     /// "00", "01", … "99".
     static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
+    /// Appends a signed integer in decimal.
     public static func appendInt64(_ v: Int64, to out: inout [UInt8]) {
         if v < 0 { out.append(UInt8(ascii: "-")) }
         appendUInt64(v.magnitude, to: &out)
@@ -78,6 +83,7 @@ public enum JSONEmit {
         return (control | quote | backslash) & high != 0
     }
 
+    /// Appends `s` as a JSON string, quoted and escaped.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { appendEscaped($0, to: &out) }
@@ -164,11 +170,13 @@ public enum JSONEmit {
         return 2
     }
 
+    /// Appends a line break and `indent` levels of indentation.
     public static func appendNewline(indent: Int, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
     }
 
+    /// Appends `value` as JSON text, compact or pretty-printed.
     public static func appendValue(_ value: JSONValue, pretty: Bool, indent: Int, to out: inout [UInt8]) {
         switch value {
         case .null:

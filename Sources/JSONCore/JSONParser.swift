@@ -25,9 +25,12 @@
 
 /// A parse failure: what went wrong and the byte offset where it was detected.
 public struct JSONParseError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// What is wrong.
     public let message: String
+    /// Byte offset in the text.
     public let offset: Int
 
+    /// An error of `message` at byte `offset`.
     public init(message: String, offset: Int) {
         self.message = message
         self.offset = offset
@@ -43,9 +46,12 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable, Hashable
     }
 }
 
+/// Strict RFC 8259 parsing into `JSONValue`s, with byte offsets in errors.
 public enum JSONParser {
     /// Parses one JSON document from UTF-8 bytes.
-    /// - Parameter maxDepth: maximum container nesting (`[]` has depth 1); deeper input is an error.
+    /// - Parameters:
+    ///   - bytes: the document's UTF-8 bytes.
+    ///   - maxDepth: maximum container nesting (`[]` has depth 1); deeper input is an error.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
             var parser = Parser(buffer, maxDepth: maxDepth)

@@ -6,6 +6,7 @@
 
 /// A path from the root (`$`) of a JSON document to one of its values.
 public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+    /// One step: an object key or an array index.
     public enum Component: Hashable, Sendable {
         /// An object member.
         case key(String)
@@ -13,20 +14,26 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         case index(Int)
     }
 
+    /// The steps from the root.
     public var components: [Component]
 
+    /// The path of `components` (the root when empty).
     public init(_ components: [Component] = []) { self.components = components }
 
     /// `$`, the document itself.
     public static let root = JSONPath()
 
+    /// True for `$`, the document itself.
     public var isRoot: Bool { components.isEmpty }
 
+    /// The path one step further.
     public func appending(_ component: Component) -> JSONPath {
         JSONPath(components + [component])
     }
 
+    /// The path to member `key` of the value here.
     public func appending(key: String) -> JSONPath { appending(.key(key)) }
+    /// The path to element `index` of the value here.
     public func appending(index: Int) -> JSONPath { appending(.index(index)) }
 
     /// `prefix` followed by this path (this path taken as relative to `prefix`).
@@ -34,6 +41,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         JSONPath(prefix.components + components)
     }
 
+    /// The path as text: `$.rows[3].data`, keys that are no plain names quoted.
     public var description: String {
         var text = "$"
         for component in components {
@@ -51,6 +59,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// True when `key` can be written after a dot without quotes.
     public static func isPlainKey(_ key: String) -> Bool {
         guard let first = key.utf8.first else { return false }
         func letter(_ b: UInt8) -> Bool {

@@ -5,6 +5,7 @@
 /// are left to it. It holds one byte per open container, up to `maximumDepth` (deeper than any
 /// reader allows).
 public struct JSONShapeCheck: Sendable {
+    /// The deepest nesting accepted.
     public static let maximumDepth = 4096
 
     private enum State: Sendable {
@@ -17,6 +18,7 @@ public struct JSONShapeCheck: Sendable {
     /// The open containers, innermost last: true for an object.
     private var containers: [Bool] = []
 
+    /// A check at the start of a document.
     public init() {}
 
     /// Scans the next bytes; returns the index (in `bytes`) of the first one that cannot continue

@@ -12,14 +12,19 @@
 /// Not `indirect`: recursion goes through `Array` storage, which is already a
 /// reference, so boxing every value would only cost an extra allocation per node.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// The number's exact source text, e.g. `"-0.0"`, `"18446744073709551615"`, `"1e300"`.
     /// When building values by hand the text must match the RFC 8259 number grammar;
     /// the serializer writes it verbatim.
     case number(String)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object(JSONObject)
 }
 
@@ -28,14 +33,20 @@ public enum JSONValue: Hashable, Sendable {
 /// Key lookup is a linear scan returning the *first* member with that key; for many
 /// lookups on a large object build a dictionary once with `dictionary()`.
 public struct JSONObject: Hashable, Sendable {
+    /// The members in document order.
     public var members: [(key: String, value: JSONValue)]
 
+    /// An empty object.
     public init() { members = [] }
 
+    /// An object of these members, in order.
     public init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
 
+    /// The number of members.
     public var count: Int { members.count }
+    /// True when there are no members.
     public var isEmpty: Bool { members.isEmpty }
+    /// The keys in order.
     public var keys: [String] { members.map(\.key) }
 
     /// The value of the first member named `key`.
@@ -81,6 +92,7 @@ public struct JSONObject: Hashable, Sendable {
         return result
     }
 
+    /// Objects are equal when their members are, in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         for (l, r) in zip(lhs.members, rhs.members) where l.key != r.key || l.value != r.value {
@@ -89,6 +101,7 @@ public struct JSONObject: Hashable, Sendable {
         return true
     }
 
+    /// Hashes the members in order.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         for member in members {
@@ -99,6 +112,7 @@ public struct JSONObject: Hashable, Sendable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object of the members listed, in order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         members = elements.map { (key: $0.0, value: $0.1) }
     }
@@ -109,10 +123,15 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
 extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number of an integer literal.
     public init(integerLiteral value: Int64) { self = .number(String(value)) }
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object of the members listed, in order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
     }
@@ -144,26 +163,31 @@ extension JSONValue {
 // MARK: - Accessors
 
 extension JSONValue {
+    /// True for `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
+    /// The boolean, or nil for another value.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The string, or nil for another value.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The elements, or nil for another value.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The object, or nil for another value.
     public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil

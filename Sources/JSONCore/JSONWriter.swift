@@ -8,15 +8,19 @@
 
 /// Destination of written bytes.
 public protocol ByteSink {
+    /// Takes the next bytes of the output.
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
 /// Collects everything in memory (tests and small documents).
 public struct ArraySink: ByteSink, Hashable, Sendable {
+    /// The bytes received.
     public var bytes: [UInt8]
 
+    /// A sink holding `bytes` at first.
     public init(bytes: [UInt8] = []) { self.bytes = bytes }
 
+    /// Appends the bytes.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
         self.bytes.append(contentsOf: bytes)
     }
@@ -24,10 +28,12 @@ public struct ArraySink: ByteSink, Hashable, Sendable {
 
 /// A sink that can forget everything it took, so that what writes to it can start over.
 public protocol ResettableByteSink: ByteSink {
+    /// Forgets everything received, to start over.
     mutating func reset() throws
 }
 
 extension ArraySink: ResettableByteSink {
+    /// Removes every byte.
     public mutating func reset() { bytes.removeAll() }
 }
 
@@ -49,12 +55,14 @@ public struct JSONWriter<Sink: ByteSink> {
     /// The bytes written but not yet handed to the sink. Encoders of their own forms may append
     /// to it directly (with `JSONEmit`, `Base64Codec`) and then call `drainIfFull()`.
     public var buffer: [UInt8]
+    /// How many bytes are gathered before they go to the sink.
     public let bufferSize: Int
     /// The destination. Call `flush()` before reading from it.
     public var sink: Sink
     /// The first error thrown by the sink; once set, further output is discarded.
     public private(set) var sinkError: (any Error)?
 
+    /// A writer into `sink`, handing it `bufferSize` bytes at a time.
     public init(sink: Sink, bufferSize: Int = 1 << 16) {
         self.sink = sink
         self.bufferSize = max(1, bufferSize)
@@ -106,6 +114,7 @@ public struct JSONWriter<Sink: ByteSink> {
 
     // MARK: raw appends (no escaping, no validation)
 
+    /// Writes text as it is (no escaping).
     @inlinable
     public mutating func writeRaw(_ s: StaticString) {
         emit { buffer in
@@ -117,15 +126,19 @@ public struct JSONWriter<Sink: ByteSink> {
         }
     }
 
+    /// Writes text as it is (no escaping).
     @inlinable
     public mutating func writeRaw(_ s: String) { emit { JSONEmit.appendRaw(s, to: &$0) } }
 
+    /// Writes bytes as they are.
     @inlinable
     public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) { emit { $0.append(contentsOf: bytes) } }
 
+    /// Writes bytes as they are.
     @inlinable
     public mutating func writeRaw(_ bytes: [UInt8]) { emit { $0.append(contentsOf: bytes) } }
 
+    /// Writes one byte as it is.
     @inlinable
     public mutating func writeByte(_ b: UInt8) { emit { $0.append(b) } }
 
@@ -135,9 +148,11 @@ public struct JSONWriter<Sink: ByteSink> {
     @inlinable
     public mutating func writeString(_ s: String) { emit { JSONEmit.appendString(s, to: &$0) } }
 
+    /// Writes a signed integer in decimal.
     @inlinable
     public mutating func writeInt(_ v: Int64) { emit { JSONEmit.appendInt64(v, to: &$0) } }
 
+    /// Writes an unsigned integer in decimal.
     @inlinable
     public mutating func writeUInt(_ v: UInt64) { emit { JSONEmit.appendUInt64(v, to: &$0) } }
 
@@ -158,9 +173,11 @@ public struct JSONWriter<Sink: ByteSink> {
         writeRaw(v.description)
     }
 
+    /// Writes `true` or `false`.
     @inlinable
     public mutating func writeBool(_ v: Bool) { emit { JSONEmit.appendBool(v, to: &$0) } }
 
+    /// Writes `null`.
     @inlinable
     public mutating func writeNull() { emit { JSONEmit.appendNull(to: &$0) } }
 

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Standard error, one line per message.
@@ -22,7 +24,11 @@ enum Console {
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
+                #if canImport(Glibc)
                 let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let n = Darwin.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
                 if n <= 0 { return }
                 offset += n
             }

@@ -79,7 +79,7 @@ struct SeekableOutput: BriefcaseStreamOutput {
 }
 
 /// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name.
-struct JSONConversionOutput: AtomicFileOutput {
+struct JSONConversionOutput: AtomicFileOutput, PassingPreparedElements {
     var inner: JSONDocumentEncoder<AtomicOutputSink>
     let file: AtomicOutput
 

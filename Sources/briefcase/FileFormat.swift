@@ -2,6 +2,8 @@ import ArgumentParser
 import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The formats of ../shared/cli-contract.md.

@@ -2,6 +2,8 @@ import BriefcaseKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A folder output is written into a temporary folder next to the destination, which then takes

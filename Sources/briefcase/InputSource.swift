@@ -135,6 +135,8 @@ struct InputSource {
                 }
                 let total = mapped.count
                 var reader = JSONStreamReader(mapped.bytes)
+                reader.jobs = jobs
+                reader.scanned = { mapped.release($0) }
                 reader.consumed = { offset in
                     mapped.release(upTo: offset)
                     progress?.update("converting", done: offset, total: total)

@@ -2,6 +2,8 @@ import BriefcaseKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// SIGINT, SIGTERM and SIGHUP end the process only after the temporary files and folders of an

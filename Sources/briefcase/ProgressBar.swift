@@ -1,6 +1,8 @@
 import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A one-line progress bar on standard error for long conversions: bytes, a bar when the total
@@ -54,7 +56,11 @@ final class ProgressBar: @unchecked Sendable {
 
     private func write(_ text: String) {
         var bytes = Array(text.utf8)
+        #if canImport(Glibc)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        #else
+        _ = bytes.withUnsafeMutableBytes { Darwin.write(2, $0.baseAddress, $0.count) }
+        #endif
     }
 
     private static func format(_ value: Double) -> String {

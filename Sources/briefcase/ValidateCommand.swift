@@ -6,6 +6,8 @@ import BriefcaseKit
 import BriefcaseSQLite
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 struct ValidateCommand: ParsableCommand {
@@ -157,6 +159,7 @@ struct ValidateCommand: ParsableCommand {
             var sink = ValidationSink(path: path, format: "json", options: options)
             let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
                 var reader = JSONStreamReader(buffer)
+                reader.jobs = options.jobs
                 do throws(BriefcaseError) { try reader.read(into: &sink) } catch { return error }
                 return nil
             }

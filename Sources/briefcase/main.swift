@@ -2,6 +2,8 @@ import ArgumentParser
 import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // Exit status (../shared/cli-contract.md): 0 success, 1 invalid input or refused conversion,

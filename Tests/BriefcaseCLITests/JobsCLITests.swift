@@ -109,6 +109,22 @@ struct JobsCLITests {
         #expect(Self.text(outputs["json: status"]) == "0", "\(Self.text(outputs["json: stderr"]))")
     }
 
+    /// The JSON document of 50 groups of random tables as the input: its elements parsed on
+    /// several threads give every output as one job does, and the briefcase it was written from.
+    @Test func aJSONDocumentGivesTheSameOutputsWithEveryJobCount() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = dir.appendingPathComponent("many.daBriefcase").path
+        let input = dir.appendingPathComponent("many.json").path
+        let original = try ManyTables(groups: 50, seed: 22).document.encode()
+        try FileIO.writeAtomically(original, to: binary)
+        #expect(try CLITests.run(["convert", binary, input, "--jobs", "1"]).status == 0)
+        let outputs = try Self.sameForEveryJobCount(input, table: "Plain33", "many tables as JSON")
+        #expect(outputs["out.daBriefcase"] == original)
+        #expect(outputs["out.json"] == (try FileIO.read(input)))
+        #expect(Self.text(outputs["cat: stdout"]) == "{\"Text\": \"c\"}\n{\"Text\": \"d\"}\n{\"Text\": \"e\"}\n")
+    }
+
     /// Damaged tables among many: refused the same way, and with `--skip-damaged` left out the
     /// same way — the same list on standard error, in stream order — by every command.
     @Test(arguments: [false, true])

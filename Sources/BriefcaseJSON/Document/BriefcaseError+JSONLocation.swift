@@ -1,6 +1,7 @@
 import JSONCore
 import BriefcaseKit
 
+/// Errors of JSON readers, located by both JSON path and byte offset.
 extension BriefcaseError {
     /// The error with its place in the JSON `document` complete: the byte offset of the path its
     /// message starts with (`$.elements[2].name: …`), or the path of the offset it has (a syntax
@@ -17,15 +18,18 @@ extension BriefcaseError {
         return located
     }
 
+    /// The error located in the JSON `document` (see the buffer-pointer form).
     public func locatedInJSON(_ document: UnsafeRawBufferPointer) -> BriefcaseError {
         locatedInJSON(document.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The error located in the JSON `document` (see the buffer-pointer form).
     public func locatedInJSON(_ document: [UInt8]) -> BriefcaseError {
         document.withUnsafeBufferPointer { locatedInJSON($0) }
     }
 }
 
+/// JSON syntax errors as the readers of briefcase documents report them.
 extension JSONParseError {
     /// The parse failure as the readers of documents report it.
     public var briefcaseError: BriefcaseError {

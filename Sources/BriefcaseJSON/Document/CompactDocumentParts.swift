@@ -14,6 +14,7 @@ import BriefcaseKit
 public struct CompactDocumentParts {
     private let emitter: JSONValueEmitter
 
+    /// Pieces for 8-bit strings in `codePage`.
     public init(codePage: CodePage) {
         emitter = JSONValueEmitter(codePage: codePage)
     }

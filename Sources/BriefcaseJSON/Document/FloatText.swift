@@ -1,17 +1,25 @@
 /// Double and Float as the document writes and reads them. `FloatText` is written once for both;
 /// a type only says how its bit pattern widens to 64 bits (the `NaN:<hex>` payload).
 public protocol DocumentFloat: BinaryFloatingPoint, LosslessStringConvertible {
+    /// The bit pattern, widened to 64 bits (a float's in the low 32).
     var widenedBitPattern: UInt64 { get }
+    /// The value of a widened bit pattern.
     init(widenedBitPattern: UInt64)
 }
 
+/// `datFloat` values in the JSON document.
 extension Double: DocumentFloat {
+    /// The bit pattern as it is.
     public var widenedBitPattern: UInt64 { bitPattern }
+    /// The double with bit pattern `bits`.
     public init(widenedBitPattern bits: UInt64) { self.init(bitPattern: bits) }
 }
 
+/// `datSingleFloat` values in the JSON document.
 extension Float: DocumentFloat {
+    /// The 32-bit pattern in the low bits.
     public var widenedBitPattern: UInt64 { UInt64(bitPattern) }
+    /// The float whose bit pattern is the low 32 bits of `bits`.
     public init(widenedBitPattern bits: UInt64) { self.init(bitPattern: UInt32(truncatingIfNeeded: bits)) }
 }
 
@@ -19,6 +27,7 @@ extension Float: DocumentFloat {
 /// `NaN:<hex bits>` (16 digits for a double, 8 for a float) for NaNs with another payload than
 /// the default one.
 public enum FloatText {
+    /// The text of a NaN or infinite `value` (`NaN`, `NaN:<hex bits>`, `Infinity`, `-Infinity`); for those only.
     public static func special<F: DocumentFloat>(_ value: F) -> String {
         if value.isNaN {
             let bits = value.widenedBitPattern

@@ -5,8 +5,10 @@ import BriefcaseKit
 /// to `JSONDocumentEncoder`: the one reader, `JSONStreamReader`, collecting what it reads.
 /// Errors name the JSON path and the byte offset of the offending value.
 public struct JSONDocumentDecoder {
+    /// A decoder; it keeps no state between documents.
     public init() {}
 
+    /// The briefcase of a whole JSON document; errors carry the JSON path and byte offset.
     public func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseDocument {
         try decodeNamingCodePage(bytes).document
     }

@@ -7,6 +7,7 @@ import BriefcaseKit
 /// Everything the binary writer needs to reproduce the file byte for byte is in the document.
 /// Text is shown as text where that is reversible; otherwise the exact bytes travel as base64.
 public struct JSONDocumentEncoder<Sink: ByteSink> {
+    /// The writer of the document (its sink is the output).
     public var writer: JSONWriter<Sink>
     /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values); as a
     /// sink, the one each `begin` names.
@@ -14,15 +15,19 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
     private(set) var emitter: JSONValueEmitter
 
+    /// An encoder writing into `sink`, 8-bit strings decoded with `codePage` (the head's code page replaces it).
     public init(sink: Sink, codePage: CodePage) {
         self.writer = JSONWriter(sink: sink)
         self.codePage = codePage
         self.emitter = JSONValueEmitter(codePage: codePage)
     }
 
+    /// `format` of the document: `briefcase-json`.
     public static var formatName: String { "briefcase-json" }
+    /// `version` of the document.
     public static var formatVersion: Int64 { 1 }
 
+    /// Writes a whole decoded briefcase as one document.
     public mutating func encode(_ document: BriefcaseDocument) throws {
         begin(container: document.container, properties: document.file.properties, headerPadding: document.file.headerPadding)
         for element in document.file.stream.elements { try encode(element) }
@@ -67,8 +72,18 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     /// Writes the next element (after `begin`).
     public mutating func encode(_ element: Element) throws {
+        writeSeparator()
+        try encodeBody(element)
+    }
+
+    /// What comes before the next element.
+    mutating func writeSeparator() {
         writer.writeRaw(elementsWritten == 0 ? "\n    " : ",\n    ")
         elementsWritten += 1
+    }
+
+    /// The element's object.
+    mutating func encodeBody(_ element: Element) throws {
         switch element {
         case .table(let table): try encodeTable(table)
         case .delta(let delta): try encodeDelta(delta)
@@ -235,6 +250,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 /// names, each element as it comes, `finish` closes the document and flushes; `abandon`
 /// forgets what was written, in the writer and in its sink).
 extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
+    /// Writes the document's head: format, code page, container, properties.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         if head.codePage != codePage {
             codePage = head.codePage
@@ -243,16 +259,45 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         begin(container: head.container, properties: head.properties, headerPadding: head.headerPadding)
     }
 
+    /// Writes one element: a table with its rows, or a delta with its changes.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         try Self.typed { () throws in try encode(element) }
     }
 
+    /// Closes the document and flushes the writer.
     public mutating func finish() throws(BriefcaseError) {
         try Self.typed { () throws in try end() }
     }
 
+    /// Forgets what was written, so that the source can begin again.
     public mutating func abandon() {
         try? writer.reset()
+    }
+
+    /// Each element encoded on the thread that decoded it (its JSON object, and whether its
+    /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
+    public func elementPreparation() -> ElementPreparation? {
+        let codePage = codePage
+        return ElementPreparation { element in
+            var encoder = JSONDocumentEncoder<ArraySink>(sink: ArraySink(), codePage: codePage)
+            do {
+                try encoder.encodeBody(element)
+                try encoder.writer.flush()
+            } catch {
+                return Result<EncodedJSONElement, BriefcaseError>.failure(error as? BriefcaseError ?? BriefcaseError(.io, "cannot write: \(error)"))
+            }
+            return Result<EncodedJSONElement, BriefcaseError>.success(EncodedJSONElement(bytes: encoder.writer.sink.bytes,
+                                                                                 validUTF8: !encoder.emitter.takeInvalidUTF8()))
+        }
+    }
+
+    /// Writes an element encoded on another thread: the bytes `element(_:)` would write.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
+        writeSeparator()
+        let bytes = try encoded.get()
+        writer.writeRaw(bytes.bytes)
+        if !bytes.validUTF8 { emitter.noteInvalidUTF8() }
     }
 
     /// Every 8-bit string is checked as it is written as UTF-8: the answer for the code page
@@ -271,4 +316,11 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
             throw BriefcaseError(.io, "cannot write: \(error)")
         }
     }
+}
+
+/// One element's JSON object, encoded ahead on another thread (`JSONDocumentEncoder.elementPreparation()`).
+public struct EncodedJSONElement: Sendable {
+    let bytes: [UInt8]
+    /// Whether every 8-bit string written as UTF-8 text was valid UTF-8.
+    let validUTF8: Bool
 }

@@ -10,6 +10,7 @@ public struct JSONDocumentParts: Sendable {
     /// The code page of 8-bit strings (names, properties, String/Memo/FixedChar values).
     public let codePage: CodePage
 
+    /// Pieces for 8-bit strings in `codePage`.
     public init(codePage: CodePage) { self.codePage = codePage }
 
     // MARK: encoding
@@ -62,14 +63,17 @@ public struct JSONDocumentParts: Sendable {
 
     // MARK: decoding (errors name `path`, a JSON path such as `$.briefcase.elements[2]`)
 
+    /// The value of `type` that `json` holds in the document's form; errors name `path`.
     public func value(_ json: JSONValue, type: DataType, path: String) throws(BriefcaseError) -> Value {
         try reader.value(Node(json, path), type: type)
     }
 
+    /// A row or change's values, one per type of `types`, from a JSON array; errors name `path`.
     public func values(_ json: JSONValue, types: [DataType], path: String) throws(BriefcaseError) -> [Value?] {
         try reader.values(Node(json, path), types)
     }
 
+    /// The bytes of an 8-bit string in the document's form; errors name `path`.
     public func ansi(_ json: JSONValue, path: String) throws(BriefcaseError) -> ByteString {
         try reader.ansi(Node(json, path))
     }

@@ -19,6 +19,14 @@ public struct JSONStreamReader {
     /// Called after each element with the offset where it ends: nothing before it is read again,
     /// unless the consumer's `begin` comes a second time.
     public var consumed: ((Int) -> Void)?
+    /// Elements parsed at once, on worker threads ahead of the sink (`ElementsParsedAhead`),
+    /// which still takes them on the caller's thread in document order: the same calls, bytes and
+    /// errors as with 1, the default (no thread: a library does not take the cores unasked).
+    public var jobs = 1
+    /// With `jobs` above 1: called with each stretch of the document the scan for the elements'
+    /// starts has read through, before any is parsed (a caller that maps the document may let
+    /// those pages go, `MappedFile.release(_:)`, so the scan does not hold the whole document).
+    public var scanned: ((Range<Int>) -> Void)?
 
     /// `bytes` must stay valid while the reader runs.
     public init(_ bytes: UnsafeRawBufferPointer) {
@@ -133,8 +141,15 @@ public struct JSONStreamReader {
     /// `elements` at `i`; false on a structure to be read whole.
     private mutating func streamElements<S: BriefcaseSink>(_ head: JSONDocumentHead, into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         let reader = ValueReader(codePage: head.codePage)
+        let ahead = jobs > 1 ? ElementsParsedAhead(buf, array: i, reader: reader, jobs: jobs, scanned: scanned) : nil
+        defer { ahead?.stop() }
         return try forEachItem { (this, index) throws(BriefcaseError) in
-            try consumer.element(try this.element(index, reader))
+            if let (element, end) = try ahead?.take(index, at: this.i) {
+                try consumer.element(element)
+                this.i = end
+            } else {
+                try consumer.element(try this.element(index, reader))
+            }
             this.consumed?(this.i)
         }
     }
@@ -142,7 +157,7 @@ public struct JSONStreamReader {
     /// Element `index`, at `i`. Its rows (or changes) are read as they come when `kind` and the
     /// fields (or logged fields) come before them, as the writer puts them; otherwise the element
     /// is parsed as a `JSONValue` and read by `ValueReader`.
-    private mutating func element(_ index: Int, _ reader: ValueReader) throws(BriefcaseError) -> Element {
+    mutating func element(_ index: Int, _ reader: ValueReader) throws(BriefcaseError) -> Element {
         let start = i
         let path = "$.elements[\(index)]"
         var members: [(key: String, value: JSONValue)] = []

@@ -389,6 +389,9 @@ struct JSONValueEmitter {
         return true
     }
 
+    /// Notes an 8-bit string written elsewhere (an element encoded ahead) that was not valid UTF-8.
+    func noteInvalidUTF8() { scratch.sawInvalidUTF8 = true }
+
     /// Whether an 8-bit string written as UTF-8 text since the last call was not valid UTF-8;
     /// clears the flag.
     func takeInvalidUTF8() -> Bool {

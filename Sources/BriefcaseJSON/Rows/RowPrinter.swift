@@ -7,14 +7,23 @@ import BriefcaseKit
 ///
 /// Unlike the lossless document this is a view: undecodable text is shown with U+FFFD.
 public struct RowPrinter<Sink: ByteSink> {
-    public enum Format: String, Sendable, CaseIterable { case jsonl, csv }
+    /// The output form: JSON Lines or CSV.
+    public enum Format: String, Sendable, CaseIterable {
+        /// JSON Lines: one JSON object per row.
+        case jsonl
+        /// RFC 4180 CSV (`writeHeader()` writes the column names).
+        case csv
+    }
 
+    /// The writer of the output (its sink is the output).
     public var writer: JSONWriter<Sink>
+    /// The output form.
     public let format: Format
     let columns: [FieldDescriptor]
     let columnNames: [String]
     let codePage: CodePage
 
+    /// A printer of rows with `columns` into `sink`, 8-bit text decoded with `codePage`.
     public init(sink: Sink, columns: [FieldDescriptor], codePage: CodePage, format: Format) {
         self.writer = JSONWriter(sink: sink)
         self.format = format
@@ -33,6 +42,7 @@ public struct RowPrinter<Sink: ByteSink> {
         writer.writeRaw("\r\n")
     }
 
+    /// Writes one row (one line).
     public mutating func write(_ row: Row) {
         switch format {
         case .jsonl:
@@ -53,6 +63,7 @@ public struct RowPrinter<Sink: ByteSink> {
         }
     }
 
+    /// Flushes what is buffered to the sink.
     public mutating func finish() throws { try writer.flush() }
 
     private mutating func writeJSONValue(_ value: Value?, type: DataType) {
@@ -121,6 +132,7 @@ extension String {
     }
 }
 
+/// UTF-16LE text shown to people.
 extension WideText {
     /// Lossy decoding for display (unpaired surrogates and a trailing odd byte become U+FFFD).
     public static func decodeForDisplay(_ string: ByteString) -> String {

@@ -234,8 +234,12 @@ extension Bin2Decoder {
 
 /// A table without its rows, and how many rows it stores.
 public struct TableHead: Sendable {
+    /// The table: name, schema and fields, no rows.
     public var table: Table
+    /// How many rows the table stores.
     public var rowCount: Int
+    /// The table's name.
     public var name: ByteString { table.name }
+    /// The table's field descriptors.
     public var fields: [FieldDescriptor] { table.fields }
 }

@@ -1,10 +1,14 @@
 /// Something a reader tolerates but that no known writer produces (a stale schema-end
 /// position, set padding bits in a mask). `validate` reports these; decoding carries on.
 public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
+    /// What is unusual.
     public var message: String
+    /// Where, as a byte offset in the file; nil when it does not apply.
     public var offset: Int?
+    /// The table or delta, as text.
     public var element: String?
 
+    /// `element 'NAME': offset N: message`, as errors are written.
     public var description: String {
         BriefcaseError(.invalidData, message, offset: offset, element: element).description
     }
@@ -18,11 +22,14 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
 /// bytes that remain in its element before anything is allocated, so damaged input fails with a
 /// `BriefcaseError` naming the offset, never with a trap or a huge allocation.
 public struct Bin2Decoder {
+    /// The buffer the elements are decoded from.
     public let bytes: [UInt8]
     /// The file offset of `bytes[0]` (non-zero when only part of a file was read).
     public let base: Int
+    /// What the decoding tolerated so far.
     public private(set) var warnings: [DecodingWarning] = []
 
+    /// A decoder over `bytes`, which start at file offset `base`.
     public init(bytes: [UInt8], base: Int = 0) {
         self.bytes = bytes
         self.base = base

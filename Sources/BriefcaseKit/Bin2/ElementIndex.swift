@@ -3,8 +3,11 @@
 /// Reading it costs time proportional to the number of elements, not to the size of the data,
 /// which is what lets a reader open a large briefcase and decode only the table it needs.
 public struct ElementIndex: Sendable {
+    /// One element: its kind, name and where its body lies.
     public struct Entry: Sendable {
+        /// Table or delta.
         public var kind: ElementKind
+        /// The element's name as stored (8-bit).
         public var name: ByteString
         /// The body's byte range in the buffer (absolute), from its offset to the next element
         /// (or the index).
@@ -25,6 +28,7 @@ public struct ElementIndex: Sendable {
     /// Where the index ends, and where the stream (the file) ends: bytes between them are not
     /// part of the briefcase (readers skip them with a warning, as Data Abstract ignores them).
     public var end = 0
+    /// Where the stream (the file) ends.
     public var streamEnd = 0
 
     /// The warning for bytes after the index, if any.

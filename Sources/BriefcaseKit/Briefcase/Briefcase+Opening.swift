@@ -98,10 +98,15 @@ extension Briefcase {
 
     /// What `info` shows of one table: its dataset without rows, its delta without changes.
     public struct TableSummary: Sendable {
+        /// The table's name, as its first element spells it.
         public var name: ByteString
+        /// The dataset's schema and fields (no rows); nil when the table has only a delta.
         public var dataset: Table?
+        /// How many rows the dataset stores.
         public var rowCount: Int
+        /// The delta's header (no changes); nil when there are no pending changes.
         public var delta: Delta?
+        /// How many pending changes the delta holds.
         public var changeCount: Int
     }
 

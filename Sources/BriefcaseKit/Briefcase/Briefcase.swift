@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A briefcase as Data Abstract apps use it: a single `.daBriefcase` file or a `.briefcase`
@@ -14,6 +16,7 @@ import Glibc
 /// try briefcase.write()                                   // atomic: temporary file + rename
 /// ```
 public final class Briefcase {
+    /// Which of the two forms a briefcase takes on disk.
     public enum Kind: String, Sendable {
         /// A `DABRC600` single file.
         case file
@@ -25,9 +28,12 @@ public final class Briefcase {
     public static let fileExtension = "daBriefcase"
     /// `briefcase`: the default extension of folder briefcases.
     public static let folderExtension = "briefcase"
+    /// `Properties.plist`: the file of a folder briefcase's properties.
     public static let propertiesFileName = "Properties.plist"
 
+    /// Where the briefcase lives: the file, or the folder.
     public internal(set) var path: String
+    /// A single file or a folder.
     public internal(set) var kind: Kind
     /// Ordered name/value pairs in the briefcase's code page; edit freely, then `write()`.
     public var properties: [BriefcaseProperty]
@@ -69,6 +75,7 @@ public final class Briefcase {
 
     /// The names of the tables (as their first element, usually the delta, spells them), in order.
     public var tableNames: [String] { entries.map { codePage.decodeForDisplay($0.name) } }
+    /// How many tables the briefcase holds.
     public var tableCount: Int { entries.count }
 
     /// The table at `index`, decoded on first use and cached.
@@ -133,6 +140,7 @@ public final class Briefcase {
         return true
     }
 
+    /// Removes every table (properties stay).
     public func removeAllTables() { entries.removeAll() }
 
     // MARK: properties

@@ -2,8 +2,11 @@
 public struct SkippedElement: Sendable, CustomStringConvertible {
     /// The element's position in `BriefcaseElements.elements`.
     public var index: Int
+    /// Table or delta.
     public var kind: ElementKind
+    /// The element's name, as text.
     public var name: String
+    /// Why its bytes did not decode.
     public var error: BriefcaseError
     /// `skipped damaged table 'Orders': offset 1234: what is wrong` (the file is the caller's to name).
     public var description: String {
@@ -19,6 +22,7 @@ public struct ElementConversionReport: Sendable {
     public var detection: CodePageDetection?
     /// Decoding warnings in file order, then the container's.
     public var warnings: [DecodingWarning] = []
+    /// The elements left out as damaged, in file order.
     public var skipped: [SkippedElement] = []
 }
 
@@ -124,24 +128,29 @@ extension BriefcaseElements {
             report.skipped = []
             seen = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
-            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs)
+            // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
+            let preparation = jobs > 1 ? sink.elementPreparation() : nil
+            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation)
             defer { decoding.stop() }
+            func hand(_ element: Element, _ decoded: DecodedElement, at i: Int) throws(BriefcaseError) {
+                if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
+            }
             while let (i, decoded) = decoding.next() {
                 guard let element = try takeOrSkip(decoded, at: i, &report, sink: &sink) else { continue }
                 if let check {
                     if check.holdsWhileValidUTF8 {
                         _ = sink.wroteOnlyValidUTF8() // what came before this element was checked already
-                        try sink.element(element, at: i)
+                        try hand(element, decoded, at: i)
                         if let valid = sink.wroteOnlyValidUTF8() {
                             guard valid else { sink.abandon(); return false }
                             continue
                         }
                     } else {
-                        try sink.element(element, at: i)
+                        try hand(element, decoded, at: i)
                     }
                     guard check.holds(for: element) else { sink.abandon(); return false }
                 } else {
-                    try sink.element(element, at: i)
+                    try hand(element, decoded, at: i)
                 }
             }
             report.warnings += containerWarnings

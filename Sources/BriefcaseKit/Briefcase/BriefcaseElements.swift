@@ -13,7 +13,9 @@
 public final class BriefcaseElements {
     /// One element in its file (or buffer).
     public struct Stored: Sendable {
+        /// Table or delta.
         public var kind: ElementKind
+        /// The element's name as stored (8-bit).
         public var name: ByteString
         let source: BriefcaseSource
         let indexEntry: ElementIndex.Entry
@@ -62,9 +64,13 @@ public final class BriefcaseElements {
 
     /// The file (nil when reading a buffer in memory).
     public let path: String?
+    /// The container the elements come from.
     public let container: ContainerFormat
+    /// A single file's properties (a folder's `Properties.plist`), in order.
     public let properties: [BriefcaseProperty]
+    /// Bytes between a single file's properties and its data, kept for byte-exact writing.
     public let headerPadding: ByteString
+    /// Every element, in reading order.
     public let elements: [Stored]
     /// Warnings about the container itself (bytes after the index, bytes between properties and
     /// data), reported after the elements' warnings.
@@ -170,6 +176,24 @@ public final class BriefcaseElements {
     /// What `info` shows of element `i`, from its head: rows and changes are counted, not read.
     /// From a file it reads 64 KiB first, more only when the head needs it.
     public func summary(_ i: Int) throws(BriefcaseError) -> ElementSummary {
+        try readHead(i) { stored, decoder, reader throws(BriefcaseError) in
+            let range = stored.range
+            switch stored.kind {
+            case .table:
+                let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
+                return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
+                                      delta: nil, changeCount: 0, range: range)
+            case .delta:
+                let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
+                return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
+                                      delta: head.delta, changeCount: head.changeCount, range: range)
+            }
+        }
+    }
+
+    /// Decodes the head of element `i` with `decode`, over its first 64 KiB from a file, four
+    /// times more each time the head does not fit (errors name the element and the file).
+    func readHead<T>(_ i: Int, _ decode: (Stored, inout Bin2Decoder, inout ByteReader) throws(BriefcaseError) -> T) throws(BriefcaseError) -> T {
         let stored = elements[i]
         let range = stored.range
         var length: Int
@@ -179,16 +203,7 @@ public final class BriefcaseElements {
             var decoder = Bin2Decoder(bytes: bytes, base: base)
             var reader = ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.lowerBound + length)
             do throws(BriefcaseError) {
-                switch stored.kind {
-                case .table:
-                    let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
-                    return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
-                                          delta: nil, changeCount: 0, range: range)
-                case .delta:
-                    let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
-                    return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
-                                          delta: head.delta, changeCount: head.changeCount, range: range)
-                }
+                return try decode(stored, &decoder, &reader)
             } catch {
                 guard length < range.count else {
                     let located = error.inElement(stored.label)
@@ -203,13 +218,17 @@ public final class BriefcaseElements {
 
 /// What `info` shows of an element without decoding rows or changes.
 public struct ElementSummary: Sendable {
+    /// Table or delta.
     public var kind: ElementKind
+    /// The element's name as stored (8-bit).
     public var name: ByteString
     /// Tables: schema, fields (the `rows` are empty).
     public var table: Table?
+    /// Tables: how many rows are stored.
     public var rowCount: Int
     /// Deltas: the header (logged fields, key fields) with no changes, and the change count.
     public var delta: Delta?
+    /// Deltas: how many changes are stored.
     public var changeCount: Int
     /// The body's byte range in the file.
     public var range: Range<Int>

@@ -6,9 +6,12 @@
 /// handed to other threads and edited freely; an edited copy goes back into the briefcase with
 /// `Briefcase.setTable(_:at:)` (or `addTable`), and only then does `write()` encode it.
 public struct BriefcaseTable: Hashable, Sendable {
+    /// The dataset element: the stored rows; nil when the table has only a delta.
     public var dataset: Table?
+    /// The delta element: the pending changes; nil when there are none.
     public var delta: Delta?
 
+    /// A table of `dataset` and `delta`, which have the same name.
     public init(dataset: Table?, delta: Delta? = nil) {
         precondition(dataset != nil || delta != nil, "a briefcase table needs a dataset or a delta")
         self.dataset = dataset

@@ -6,6 +6,8 @@ import Foundation
 struct DecodedElement: Sendable {
     var outcome: Result<Element, BriefcaseError>
     var warnings: [DecodingWarning]
+    /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
+    var prepared: (any Sendable)? = nil
 }
 
 /// The elements at `positions` (indices into `BriefcaseElements.elements`, the order the driver
@@ -21,11 +23,13 @@ struct ElementDecoding {
     private var taken = 0
     private let ahead: ElementsDecodedAhead?
 
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
+    /// With `preparation`, each worker also does the sink's work on the element it decoded.
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil) {
         self.reader = reader
         self.positions = positions
         // Workers only pay when there is more than one element to share among them.
-        ahead = jobs > 1 && positions.count > 1 ? ElementsDecodedAhead(reader.elements, positions: positions, jobs: jobs) : nil
+        ahead = jobs > 1 && positions.count > 1
+            ? ElementsDecodedAhead(reader.elements, positions: positions, jobs: jobs, preparation: preparation) : nil
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -58,7 +62,7 @@ struct ElementDecoding {
 final class ElementsDecodedAhead: Sendable {
     private let work: WorkDoneAhead<DecodedElement>
 
-    init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int) {
+    init(_ elements: [BriefcaseElements.Stored], positions: [Int], jobs: Int, preparation: ElementPreparation?) {
         work = WorkDoneAhead(sizes: positions.map { elements[$0].range.count }, jobs: jobs, name: "briefcase element decoding") {
             var spare: [UInt8] = []
             return { n, mayReuse in
@@ -66,7 +70,7 @@ final class ElementsDecodedAhead: Sendable {
                 do throws(BriefcaseError) {
                     let stored = elements[positions[n]]
                     let element = mayReuse ? try stored.decode(warnings: &warnings, reusing: &spare) : try stored.decode(warnings: &warnings)
-                    return DecodedElement(outcome: .success(element), warnings: warnings)
+                    return DecodedElement(outcome: .success(element), warnings: warnings, prepared: preparation?.prepare(element))
                 } catch {
                     return DecodedElement(outcome: .failure(error), warnings: warnings)
                 }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A read-only file read in pieces with `pread`, so a briefcase can be opened and one table
@@ -16,7 +18,9 @@ import Glibc
 /// count and the bytes-read count — lives in its `OpenDescriptors.Slot`, changed only under that
 /// registry's lock; the `pread`s themselves run unlocked, side by side.
 public final class RandomAccessFile: @unchecked Sendable {
+    /// The file's path.
     public let path: String
+    /// The file's size in bytes, when it was opened.
     public let size: Int
     /// Bytes read so far through this handle.
     public var bytesRead: Int { OpenDescriptors.bytesRead(descriptor) }
@@ -32,8 +36,8 @@ public final class RandomAccessFile: @unchecked Sendable {
         self.path = path
         self.size = Int(info.st_size)
         descriptor = OpenDescriptors.Slot(fd: fd)
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
         if !keepOpen { OpenDescriptors.admit(descriptor) }
     }
 
@@ -50,7 +54,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
         let fd = try OpenDescriptors.acquire(descriptor) { () throws(BriefcaseError) -> Int32 in
             let (reopened, info) = try Self.openRegular(path)
-            guard UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode, Int(info.st_size) == size else {
+            guard UInt64(truncatingIfNeeded: info.st_dev) == device, UInt64(truncatingIfNeeded: info.st_ino) == inode, Int(info.st_size) == size else {
                 close(reopened)
                 throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
             }

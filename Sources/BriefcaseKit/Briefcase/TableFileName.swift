@@ -8,6 +8,7 @@
 /// need not be reversed: the real name is inside the file (its Bin2 index), which is what readers
 /// use, so no name is lost.
 public enum TableFileName {
+    /// `daBriefcase`: the extension of a folder briefcase's table files.
     public static let fileExtension = "daBriefcase"
     static let maximumLength = 200
 

@@ -2,6 +2,7 @@
 ///
 /// `description` is one line: `file: element 'Orders': offset 1234: what is wrong`.
 public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What kind of failure an error is (the CLI's exit status follows from it).
     public enum Kind: Sendable, Equatable {
         /// The input ends before a value it announces.
         case truncated
@@ -15,7 +16,9 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
         case io
     }
 
+    /// What kind of failure.
     public var kind: Kind
+    /// What is wrong, in one line (expected versus found).
     public var message: String
     /// Byte offset in the file (for reading) where the problem was found.
     public var offset: Int?
@@ -24,6 +27,7 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
     /// The file, when known.
     public var file: String?
 
+    /// An error of `kind` with `message`, located where known.
     public init(_ kind: Kind, _ message: String, offset: Int? = nil, element: String? = nil, file: String? = nil) {
         self.kind = kind
         self.message = message
@@ -32,6 +36,7 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
         self.file = file
     }
 
+    /// `file: element 'NAME': offset N: message`, with the parts that are known.
     public var description: String {
         Self.describe(message, file: file, element: element, offset: offset)
     }

@@ -6,6 +6,7 @@
 /// the byte at file offset `base` (0 when `bytes` is the whole file; the element's position when
 /// only one element was read from disk), and errors report file offsets.
 public struct ByteReader {
+    /// The bytes read.
     public let bytes: [UInt8]
     /// The file offset of `bytes[0]`.
     public let base: Int
@@ -14,6 +15,7 @@ public struct ByteReader {
     /// One past the last file offset this reader may read (the end of the current element).
     public let endIndex: Int
 
+    /// A reader of `bytes`, whose first byte is at file offset `base`, between `readerIndex` and `endIndex`.
     public init(bytes: [UInt8], base: Int = 0, readerIndex: Int? = nil, endIndex: Int? = nil) {
         self.bytes = bytes
         self.base = base
@@ -27,10 +29,12 @@ public struct ByteReader {
         ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.upperBound)
     }
 
+    /// Bytes left between the reading position and the end.
     public var readableBytes: Int { endIndex - readerIndex }
 
     // MARK: get (no move)
 
+    /// The little-endian integer at `index`, without moving; nil past the end.
     @inlinable
     public func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
         guard index >= base, index <= endIndex - MemoryLayout<T>.size else { return nil }
@@ -39,6 +43,7 @@ public struct ByteReader {
         }
     }
 
+    /// The `count` bytes at `index`, without moving; nil past the end.
     public func getBytes(at index: Int, count: Int) -> ArraySlice<UInt8>? {
         guard index >= base, count >= 0, index <= endIndex - count else { return nil }
         return bytes[index - base ..< index - base + count]
@@ -56,6 +61,7 @@ public struct ByteReader {
         }
     }
 
+    /// Reads a little-endian integer; `what` names it in the error when the bytes end first.
     @inlinable
     public mutating func readInteger<T: FixedWidthInteger>(as type: T.Type = T.self, _ what: @autoclosure () -> String = "integer") throws(BriefcaseError) -> T {
         guard let value = getInteger(at: readerIndex, as: T.self) else {
@@ -66,14 +72,17 @@ public struct ByteReader {
         return value
     }
 
+    /// Reads a little-endian Int32.
     public mutating func readInt32(_ what: @autoclosure () -> String = "Int32") throws(BriefcaseError) -> Int32 {
         try readInteger(as: Int32.self, what())
     }
 
+    /// Reads one byte.
     public mutating func readUInt8(_ what: @autoclosure () -> String = "byte") throws(BriefcaseError) -> UInt8 {
         try readInteger(as: UInt8.self, what())
     }
 
+    /// Reads `count` bytes (a slice, not a copy), or fails when fewer remain.
     public mutating func readBytes(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ArraySlice<UInt8> {
         try require(count, for: what())
         let slice = bytes[readerIndex - base ..< readerIndex - base + count]
@@ -112,6 +121,7 @@ public struct ByteReader {
         return string
     }
 
+    /// Reads the ASCII `magic` signature, or fails naming `what` and the bytes found.
     public mutating func expectMagic(_ magic: String, _ what: String) throws(BriefcaseError) {
         let start = readerIndex
         let expected = Array(magic.utf8)

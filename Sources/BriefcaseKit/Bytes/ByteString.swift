@@ -46,7 +46,9 @@ public struct ByteString: Sendable {
     /// An arbitrary slice cannot give back the array it came from, so its bytes are copied (indices
     /// from 0). Not the hot path: the decoder uses `init(_:range:)`.
     public init(_ bytes: ArraySlice<UInt8>) { self.init(owning: Array(bytes)) }
+    /// The bytes of `bytes`.
     public init(_ bytes: [UInt8]) { self.init(owning: bytes) }
+    /// The bytes of a sequence.
     public init<S: Sequence>(_ bytes: S) where S.Element == UInt8 { self.init(owning: Array(bytes)) }
     /// The UTF-8 bytes of `string`.
     public init(utf8 string: String) { self.init(owning: Array(string.utf8)) }
@@ -64,6 +66,7 @@ public struct ByteString: Sendable {
         self.storage = storage
     }
 
+    /// No bytes.
     public static let empty = ByteString([UInt8]())
 
     /// The bytes, as a slice of the owning array (a buffer slice keeps the buffer's indices).
@@ -73,10 +76,13 @@ public struct ByteString: Sendable {
         set { self = ByteString(newValue) }
     }
 
+    /// The number of bytes.
     @inlinable
     public var count: Int { length == ByteString.wholeArray ? storage.count : Int(length) }
+    /// True when there are no bytes.
     @inlinable
     public var isEmpty: Bool { count == 0 }
+    /// The bytes as an array of their own.
     public var array: [UInt8] {
         if start == 0 && count == storage.count { return storage }
         return Array(bytes)
@@ -105,6 +111,7 @@ public struct ByteString: Sendable {
 
 /// Equal when the bytes are equal, wherever they are stored (a buffer slice and a copy compare equal).
 extension ByteString: Hashable {
+    /// Byte-for-byte equality.
     public static func == (a: ByteString, b: ByteString) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBufferPointer { x in
@@ -114,6 +121,7 @@ extension ByteString: Hashable {
         }
     }
 
+    /// Hashes the bytes.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         withUnsafeBufferPointer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
@@ -121,9 +129,11 @@ extension ByteString: Hashable {
 }
 
 extension ByteString: ExpressibleByStringLiteral {
+    /// The UTF-8 bytes of a string literal.
     public init(stringLiteral value: String) { self.init(utf8: value) }
 }
 
 extension ByteString: CustomStringConvertible {
+    /// The bytes as UTF-8 text when they are, else their count.
     public var description: String { utf8String ?? "<\(count) bytes>" }
 }

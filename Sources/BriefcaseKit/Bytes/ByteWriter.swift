@@ -1,20 +1,26 @@
 /// Appends little-endian values to a growing byte array: the symmetric partner of `ByteReader`.
 public struct ByteWriter {
+    /// The bytes written so far.
     public private(set) var bytes: [UInt8]
 
+    /// An empty writer with room for `capacity` bytes.
     public init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
+    /// The number of bytes written.
     public var count: Int { bytes.count }
 
+    /// Appends an integer in little-endian order.
     public mutating func writeInteger<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends a little-endian Int32.
     public mutating func writeInt32(_ value: Int32) { writeInteger(value) }
 
+    /// Appends bytes as they are.
     public mutating func writeBytes<C: Collection>(_ data: C) where C.Element == UInt8 {
         bytes.append(contentsOf: data)
     }

@@ -10,15 +10,20 @@
 /// …      Bin2 stream to the end of the file, positions absolute in the file
 /// ```
 public enum BriefcaseFileCodec {
+    /// `DABRC600`: the first bytes of a single-file briefcase.
     public static let signature = "DABRC600"
 
     /// The header and properties; `dataOffset` is where the Bin2 stream starts.
     public struct Header: Sendable {
+        /// The properties, in file order.
         public var properties: [BriefcaseProperty]
+        /// Bytes between the properties and the data, kept for byte-exact writing.
         public var headerPadding: ByteString
+        /// Where the Bin2 stream starts.
         public var dataOffset: Int
     }
 
+    /// Reads the header and properties of a single-file briefcase in `bytes`.
     public static func readHeader(_ bytes: [UInt8]) throws(BriefcaseError) -> Header {
         try readHeader(bytes, fileSize: bytes.count)
     }
@@ -61,6 +66,7 @@ public enum BriefcaseFileCodec {
         try BriefcaseElements(bytes: bytes, as: .dabriefcase).document(warnings: &warnings).file
     }
 
+    /// Decodes a whole single-file briefcase: properties and every element.
     public static func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> BriefcaseFile {
         var warnings: [DecodingWarning] = []
         return try decode(bytes, warnings: &warnings)

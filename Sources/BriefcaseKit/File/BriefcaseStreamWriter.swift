@@ -1,6 +1,7 @@
 /// Where a `BriefcaseStreamWriter` puts its bytes: appended in order, with one way back to
 /// overwrite bytes already written (the Bin2 index position, known only at the end).
 public protocol BriefcaseStreamOutput {
+    /// Appends `bytes` after what was written.
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError)
     /// Replaces `bytes.count` bytes at `offset`, which were appended before.
     mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError)
@@ -35,11 +36,13 @@ extension BriefcaseStreamOutput {
 /// (standard output, gzip).
 public struct MemoryStreamOutput: BriefcaseStreamOutput {
     private var writer: ByteWriter
+    /// The bytes written so far.
     public var bytes: [UInt8] { writer.bytes }
 
     /// `capacity`: the bytes to reserve at once (an estimate of the whole output).
     public init(capacity: Int = 0) { writer = ByteWriter(capacity: capacity) }
 
+    /// Appends `bytes` in memory.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
         writer.writeBytes(bytes)
     }
@@ -65,6 +68,7 @@ public struct MemoryStreamOutput: BriefcaseStreamOutput {
 }
 
 extension AtomicOutput: BriefcaseStreamOutput {
+    /// Appends `bytes` to the temporary file.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
         try write(bytes)
     }
@@ -78,6 +82,7 @@ extension AtomicOutput: BriefcaseStreamOutput {
 /// (`bytes(of:as:)`), the converters, and the lazy `Briefcase`, which copies tables it never
 /// loaded as their raw bytes (`write(raw:of:)`).
 public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
+    /// Where the bytes go.
     public private(set) var output: Output
     /// Bytes written so far: the absolute position of the next byte.
     public private(set) var count = 0

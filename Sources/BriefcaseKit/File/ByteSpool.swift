@@ -36,6 +36,7 @@ public final class ByteSpool {
     /// What is written to the file at a time, and read from it at a time.
     static let chunkSize = 1 << 20
 
+    /// A spool that keeps up to `memoryLimit` bytes in memory, then moves to a temporary file in `directory` (the system's by default).
     public init(memoryLimit: Int = 8 << 20, directory: String? = nil) {
         self.memoryLimit = memoryLimit
         self.directory = directory
@@ -56,6 +57,7 @@ public final class ByteSpool {
 
     private var memoryCount: Int { count - fileCount }
 
+    /// Appends bytes (to memory, or to the file once past the limit).
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if memoryCount + bytes.count > memoryCapacity {
@@ -71,6 +73,7 @@ public final class ByteSpool {
         spillIfNeeded()
     }
 
+    /// Appends bytes (to memory, or to the file once past the limit).
     public func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }

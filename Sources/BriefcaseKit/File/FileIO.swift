@@ -24,7 +24,7 @@ public enum FileIO {
             bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 while initialized < size {
                     readProgress?(initialized, size)
-                    let n = Glibc.read(fd, buffer.baseAddress! + initialized, min(size - initialized, 1 << 24))
+                    let n = SystemCall.read(fd, buffer.baseAddress! + initialized, min(size - initialized, 1 << 24))
                     if n < 0 && errno == EINTR { continue }
                     if n < 0 { failed = true }
                     if n <= 0 { break }
@@ -41,7 +41,7 @@ public enum FileIO {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             readProgress?(bytes.count, total)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ioError("cannot read", path)
@@ -89,6 +89,7 @@ public enum FileIO {
 /// the destination by `commit()`, or removed by `discard()`. Standard output ("-") is written
 /// directly.
 public struct AtomicOutput {
+    /// The destination ("-" for standard output).
     public let path: String
     /// The file being written, until `commit` moves it to `path` (nil for standard output); a
     /// writer that needs a path rather than bytes (SQLite) writes there.
@@ -98,6 +99,7 @@ public struct AtomicOutput {
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
     private var registration: Int?
 
+    /// Creates the temporary file next to `path` (nothing for standard output).
     public init(path: String) throws(BriefcaseError) {
         self.path = path
         if path == "-" {
@@ -133,6 +135,7 @@ public struct AtomicOutput {
         String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Writes bytes, all of them or an error.
     public mutating func write(_ bytes: some Collection<UInt8>) throws(BriefcaseError) {
         let result: Bool = bytes.withContiguousStorageIfAvailable { buffer in
             Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
@@ -140,6 +143,7 @@ public struct AtomicOutput {
         guard result else { throw FileIO.ioError("cannot write", displayName) }
     }
 
+    /// Writes bytes, all of them or an error.
     public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
         guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
     }
@@ -169,7 +173,7 @@ public struct AtomicOutput {
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            let n = SystemCall.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -217,7 +221,7 @@ extension FileIO {
         let fd = try openRegularFile(path).descriptor
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        let n = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, count) }
         guard n >= 0 else { throw ioError("cannot read", path) }
         return Array(buffer[0..<n])
     }

@@ -9,7 +9,9 @@ import Darwin
 /// front to back keeps only a window of it resident. The pages are backed by the file, so a
 /// released page that is touched again is simply read back from the page cache.
 public final class MappedFile {
+    /// The file's path.
     public let path: String
+    /// The file's size in bytes.
     public let count: Int
     private let base: UnsafeMutableRawPointer?
     private var released = 0
@@ -40,6 +42,17 @@ public final class MappedFile {
 
     /// The file's bytes, valid while this object lives.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Lets the kernel drop the pages wholly inside `range` (read again from the file if touched
+    /// again): for a pass that reads ahead of the reader, such as the scan of a JSON document's
+    /// elements before they are parsed on several threads.
+    public func release(_ range: Range<Int>) {
+        guard let base else { return }
+        let lower = (max(range.lowerBound, released) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let upper = min(range.upperBound, count) / Self.pageSize * Self.pageSize
+        guard upper > lower else { return }
+        _ = madvise(base + lower, upper - lower, MADV_DONTNEED)
+    }
 
     /// Drops the whole pages before `offset` from memory (they are read again if touched).
     public func release(upTo offset: Int) {

@@ -47,7 +47,9 @@ public final class SpooledInput {
 
     /// Copies `name` ("-": standard input) into a temporary file.
     /// - Parameters:
+    ///   - name: the path to copy, or "-" for standard input.
     ///   - gzip: true to inflate, false to copy, nil to decide by the first two bytes (1f 8b).
+    ///   - shape: what the input must look like: copying stops at the first byte that cannot belong (`SpoolShape`).
     ///   - limit: the most inflated bytes; default `Gzip.defaultLimit` (see above).
     public init(_ name: String, gzip: Bool?, shape: SpoolShape = .any, limit: Int? = nil) throws(BriefcaseError) {
         self.name = name
@@ -106,7 +108,7 @@ public final class SpooledInput {
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         var pending = 0 // bytes at the start of `chunk` read but not yet used (for gzip detection)
         while count < stopAt {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress! + pending, $0.count - pending) }
+            let n = chunk.withUnsafeMutableBytes { SystemCall.read(source, $0.baseAddress! + pending, $0.count - pending) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileIO.ioError("cannot read", name)
@@ -155,7 +157,7 @@ public final class SpooledInput {
         let wanted = min(piece.count, stopAt - count)
         var done = 0
         while done < wanted {
-            let n = Glibc.write(descriptor, piece.baseAddress! + done, wanted - done)
+            let n = SystemCall.write(descriptor, piece.baseAddress! + done, wanted - done)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw FileIO.ioError("cannot write the temporary copy", "(temporary file)") }
             done += n

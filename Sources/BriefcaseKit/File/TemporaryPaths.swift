@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The temporary files and folders a write has made and not yet moved into place, so that a
@@ -30,6 +32,7 @@ public enum TemporaryPaths {
         }
     }
 
+    /// Forgets the path registered with `token` (it was moved into place or removed).
     public static func unregister(_ token: Int) {
         withLock { _ = paths.removeValue(forKey: token) }
     }

@@ -2,6 +2,8 @@ import CSystemShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Puts a finished folder briefcase in the place of an existing one without ever losing either:
@@ -12,14 +14,18 @@ import Glibc
 public enum FolderReplacement {
     /// The renames a replacement uses; tests pass failing ones to check what a failure leaves.
     public struct Renames: Sendable {
+        /// Swaps the paths `a` and `b` in one step; false where it cannot.
         public var exchange: @Sendable (_ a: String, _ b: String) -> Bool
+        /// Renames `from` to `to`; false on failure.
         public var move: @Sendable (_ from: String, _ to: String) -> Bool
 
+        /// Renames made of the two functions.
         public init(exchange: @escaping @Sendable (String, String) -> Bool, move: @escaping @Sendable (String, String) -> Bool) {
             self.exchange = exchange
             self.move = move
         }
 
+        /// The system's renames: an atomic exchange where the system has one (Linux, Darwin), and `rename`.
         public static let system = Renames(exchange: { briefcase_exchange_paths($0, $1) == 0 },
                                            move: { rename($0, $1) == 0 })
     }

@@ -11,6 +11,7 @@ import Darwin
 /// memory holds one table; file names are given for every table of the heads, damaged ones
 /// (left out by the source) included. `abandon` removes the files written.
 public struct FolderSink: BriefcaseSink {
+    /// The folder briefcase to write.
     public let path: String
     private var groups: [(name: ByteString, dataset: Int?, delta: Int?, deltaFirst: Bool)] = []
     private var groupOf: [Int] = []
@@ -18,6 +19,7 @@ public struct FolderSink: BriefcaseSink {
     private var head: BriefcaseHead?
     private var pending: (group: Int, elements: [Element])?
 
+    /// A sink that writes the folder briefcase at `path`.
     public init(path: String) {
         self.path = path
     }
@@ -37,12 +39,14 @@ public struct FolderSink: BriefcaseSink {
         return order
     }
 
+    /// Starts writing the folder, its table files named from the heads in the head's code page.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         self.head = head
         pending = nil
         folder = try FolderWriter(path: path, tableNames: groups.map { head.codePage.decodeForDisplay($0.name) })
     }
 
+    /// Refused: a folder is written from a source that gives positions (`element(_:at:)`).
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         throw BriefcaseError(.invalidModel, "internal: a folder is written from a source that gives positions")
     }
@@ -53,12 +57,14 @@ public struct FolderSink: BriefcaseSink {
         pending!.elements.append(element)
     }
 
+    /// Writes the last table file and `Properties.plist`.
     public mutating func finish() throws(BriefcaseError) {
         try flush()
         guard let folder, let head else { throw BriefcaseError(.invalidModel, "internal: a folder finished before it began") }
         try folder.writeProperties(try FolderWriter.propertiesPlist(head.properties, codePage: head.codePage))
     }
 
+    /// Removes what was written, so that the source can begin again.
     public mutating func abandon() {
         pending = nil
         if let folder { for table in folder.fileNames.indices { unlink(folder.filePath(table)) } }

@@ -8,11 +8,15 @@ import Foundation
 /// as a dictionary has no order); string and data values. Both readers are this package's own:
 /// Foundation's crash on crafted input (Spec/robustness.md).
 public enum PropertiesPlist {
+    /// A property's value: text, or bytes that are not text in the briefcase's code page.
     public enum Value: Hashable, Sendable {
+        /// A `<string>` value.
         case string(String)
+        /// A `<data>` value.
         case data([UInt8])
     }
 
+    /// The XML plist of `entries`, in their order.
     public static func encode(_ entries: [(key: String, value: Value)]) -> [UInt8] {
         var xml = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -32,6 +36,7 @@ public enum PropertiesPlist {
         return Array(xml.utf8)
     }
 
+    /// The entries of an XML or binary plist dictionary.
     public static func decode(_ bytes: [UInt8]) throws(BriefcaseError) -> [(key: String, value: Value)] {
         if bytes.starts(with: Array("bplist".utf8)) {
             return try BinaryPlist.decode(bytes)

@@ -50,7 +50,9 @@ public enum Gzip {
     }
 
     /// Inflates a whole gzip stream (one or more members).
-    /// - Parameter limit: the most bytes to produce; default `defaultLimit(compressedCount:)`.
+    /// - Parameters:
+    ///   - bytes: the compressed stream.
+    ///   - limit: the most bytes to produce; default `defaultLimit(compressedCount:)`.
     public static func decompress(_ bytes: [UInt8], limit: Int? = nil) throws(BriefcaseError) -> [UInt8] {
         let decompressor = try GzipDecompressor(limit: limit ?? defaultLimit(compressedCount: bytes.count))
         var output: [UInt8] = []
@@ -73,8 +75,10 @@ public enum Gzip {
     /// Reads and inflates a whole gzip file, streaming: the compressed bytes are read in chunks,
     /// only the decompressed ones are kept. "-" is standard input. Errors name `path`; their
     /// offsets are in the compressed file.
-    /// - Parameter limit: the most bytes to produce; default `defaultLimit(compressedCount:)` of
-    ///   the file's size.
+    /// - Parameters:
+    ///   - path: the file, or "-" for standard input.
+    ///   - limit: the most bytes to produce; default `defaultLimit(compressedCount:)` of the
+    ///     file's size.
     public static func readFile(_ path: String, limit: Int? = nil) throws(BriefcaseError) -> [UInt8] {
         do throws(BriefcaseError) {
             let fd = path == "-" ? 0 : try FileIO.openRegularFile(path).descriptor
@@ -91,7 +95,7 @@ public enum Gzip {
             var chunk = [UInt8](repeating: 0, count: size == nil ? 64 << 10 : 1 << 20)
             var compressedRead = 0
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw FileIO.ioError("cannot read", path)
@@ -121,7 +125,7 @@ public enum Gzip {
             var output: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 512)
             while output.count < count {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                let n = chunk.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw FileIO.ioError("cannot read", path)

@@ -20,6 +20,7 @@ public final class GzipCompressor {
 
     private let zlib = ZlibStream(outputSize: GzipCompressor.outputChunkSize)
 
+    /// A compressor writing one gzip member.
     /// - Parameter level: 0 (store) to 9 (smallest); 6 is gzip's default.
     public init(level: Int = 6) throws(BriefcaseError) {
         guard (0...9).contains(level) else {

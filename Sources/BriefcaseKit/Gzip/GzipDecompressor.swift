@@ -36,6 +36,7 @@ public final class GzipDecompressor {
     private var memberStart = 0
     private var failure: BriefcaseError?
 
+    /// A decompressor that fails past `limit` inflated bytes.
     public init(limit: Int = Gzip.maximumOutput) throws(BriefcaseError) {
         self.limit = max(0, limit)
         // 15 + 32: a 32 KiB window, and the wrapper (gzip or zlib) detected from the header.

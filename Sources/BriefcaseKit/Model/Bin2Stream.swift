@@ -1,8 +1,11 @@
 /// What a Bin2 element holds.
 public enum Element: Hashable, Sendable {
+    /// A dataset element.
     case table(Table)
+    /// A delta element.
     case delta(Delta)
 
+    /// The element's name (its table's name).
     public var name: ByteString {
         switch self {
         case .table(let table): return table.name
@@ -19,18 +22,24 @@ public enum Element: Hashable, Sendable {
     }
 }
 
+/// The kind of an element, as the index stores it.
 public enum ElementKind: Int32, Sendable {
+    /// A dataset element.
     case table = 0
+    /// A delta element.
     case delta = 1
 
+    /// `table` or `delta`, for messages.
     public var label: String { self == .table ? "table" : "delta" }
 }
 
 /// A `DABIN200` stream: elements in index order. The writer lays them out contiguously in this
 /// order, the index last, which is what every known writer does.
 public struct Bin2Stream: Hashable, Sendable {
+    /// The elements, in stream order.
     public var elements: [Element]
 
+    /// A stream of `elements`.
     public init(elements: [Element] = []) { self.elements = elements }
 
     /// The most rows a table without fields may hold (Spec/bin2.md §8.8). Such rows take no
@@ -39,9 +48,11 @@ public struct Bin2Stream: Hashable, Sendable {
     /// can be read back.
     public static let maximumRowsWithoutFields = 1 << 16
 
+    /// The dataset elements, in order.
     public var tables: [Table] {
         elements.compactMap { if case .table(let t) = $0 { return t } else { return nil } }
     }
+    /// The delta elements, in order.
     public var deltas: [Delta] {
         elements.compactMap { if case .delta(let d) = $0 { return d } else { return nil } }
     }
@@ -49,8 +60,11 @@ public struct Bin2Stream: Hashable, Sendable {
 
 /// A briefcase property: an 8-bit name and value in the writer's code page.
 public struct BriefcaseProperty: Hashable, Sendable {
+    /// The property's name (8-bit).
     public var name: ByteString
+    /// The property's value (8-bit).
     public var value: ByteString
+    /// A property of `name` and `value`.
     public init(name: ByteString, value: ByteString) {
         self.name = name
         self.value = value
@@ -59,11 +73,14 @@ public struct BriefcaseProperty: Hashable, Sendable {
 
 /// A `DABRC600` single-file briefcase: ordered properties, then a Bin2 stream.
 public struct BriefcaseFile: Hashable, Sendable {
+    /// The properties, in file order.
     public var properties: [BriefcaseProperty]
     /// Bytes between the end of the property block and the data offset (none in every known file).
     public var headerPadding: ByteString
+    /// The Bin2 stream: tables and deltas.
     public var stream: Bin2Stream
 
+    /// A single-file briefcase of `properties`, `stream` and `headerPadding`.
     public init(properties: [BriefcaseProperty] = [], stream: Bin2Stream = Bin2Stream(), headerPadding: ByteString = .empty) {
         self.properties = properties
         self.stream = stream

@@ -1,5 +1,6 @@
 /// Why `ChangeTracker` could not record an edit. Nothing is changed when it throws.
 public struct ChangeTrackingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why an edit was refused.
     public enum Kind: Sendable, Equatable {
         /// No current row at that position.
         case noSuchRow
@@ -21,13 +22,16 @@ public struct ChangeTrackingError: Error, Sendable, Equatable, CustomStringConve
         case notReplayable
     }
 
+    /// Why the edit was refused.
     public var kind: Kind
+    /// What is wrong, in one line.
     public var message: String
     /// The position of the row in the current rows, when the problem is about one.
     public var row: Int?
     /// The table column, when the problem is about one.
     public var column: Int?
 
+    /// An error of `kind`, naming the row position and column where known.
     public init(_ kind: Kind, _ message: String, row: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.message = message
@@ -35,6 +39,7 @@ public struct ChangeTrackingError: Error, Sendable, Equatable, CustomStringConve
         self.column = column
     }
 
+    /// The message.
     public var description: String { message }
 }
 

@@ -100,8 +100,10 @@ public struct ChangeTracker: Sendable {
 
     /// The current rows: the stored rows with the pending changes and the edits applied.
     public var rows: [Row] { live.map { slots[$0]! } }
+    /// How many current rows there are.
     public var count: Int { live.count }
 
+    /// The current row at `position`, or an error past the end.
     public func row(at position: Int) throws(ChangeTrackingError) -> Row {
         slots[try slot(at: position)]!
     }

@@ -2,6 +2,7 @@
 public struct Currency: Hashable, Sendable, CustomStringConvertible {
     /// The stored integer (value × 10 000).
     public var scaled: Int64
+    /// A currency value of `scaled` / 10 000.
     public init(scaled: Int64) { self.scaled = scaled }
 
     /// Decimal text with trailing fractional zeros dropped: `2.5`, `-0.0001`, `3`.

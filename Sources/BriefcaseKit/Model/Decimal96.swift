@@ -2,16 +2,23 @@
 /// (`low`, `mid`, `high`, least significant first) and a flags word with the scale in bits 16–23
 /// and the sign in bit 31. Kept as stored, so no value is ever rounded through `Double`.
 public struct Decimal96: Hashable, Sendable, CustomStringConvertible {
+    /// Bits 0–31 of the 96-bit magnitude.
     public var low: UInt32
+    /// Bits 32–63 of the magnitude.
     public var mid: UInt32
+    /// Bits 64–95 of the magnitude.
     public var high: UInt32
+    /// The scale (bits 16–23) and the sign (bit 31), as stored.
     public var flags: UInt32
 
+    /// A decimal of these four stored words.
     public init(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32) {
         self.low = low; self.mid = mid; self.high = high; self.flags = flags
     }
 
+    /// The number of decimals: the magnitude is divided by 10 to this power.
     public var scale: Int { Int((flags >> 16) & 0xFF) }
+    /// True when the sign bit is set.
     public var isNegative: Bool { flags & 0x8000_0000 != 0 }
     /// True when no flag bits besides scale and sign are set (as .NET requires) and scale ≤ 28.
     public var isCanonical: Bool { flags & 0x7F00_FFFF == 0 && scale <= 28 }

@@ -4,10 +4,14 @@
 /// Dates before 1899-12-30 use sign-magnitude: the integer part (towards zero) is the day, the
 /// absolute fraction the time, so -1.25 is 1899-12-29 06:00 (Delphi and .NET `FromOADate`).
 public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
+    /// Days since 1899-12-30, the fraction being the time of day.
     public var value: Double
+    /// The date of `value` days since 1899-12-30.
     public init(_ value: Double) { self.value = value }
 
+    /// Equality of bit patterns (NaN payloads and -0 are kept apart).
     public static func == (a: OLEDateTime, b: OLEDateTime) -> Bool { a.value.bitPattern == b.value.bitPattern }
+    /// Hashes the bit pattern.
     public func hash(into hasher: inout Hasher) { hasher.combine(value.bitPattern) }
 
     static let millisecondsPerDay: Int64 = 86_400_000
@@ -52,6 +56,7 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The date as ISO 8601 text when it is one, else the number.
     public var description: String { isoText ?? String(value) }
 
     /// The double .NET's `DateTime.ToOADate` gives for this date and time (millisecond precision).

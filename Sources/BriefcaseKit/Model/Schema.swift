@@ -2,15 +2,18 @@
 ///
 /// Values stay bytes so that a value that is not valid UTF-8 still round-trips.
 public struct SchemaProperty: Hashable, Sendable {
+    /// The property's name (8-bit), such as `Name` or `DataType`.
     public var name: ByteString
     /// The UTF-8 bytes of the value; nil when the stream stored length -1.
     public var value: ByteString?
 
+    /// A property of `name` and `value` (nil: stored as absent).
     public init(name: ByteString, value: ByteString?) {
         self.name = name
         self.value = value
     }
 
+    /// A property of UTF-8 `name` and `value`.
     public init(_ name: String, _ value: String?) {
         self.init(name: ByteString(utf8: name), value: value.map(ByteString.init(utf8:)))
     }
@@ -22,11 +25,16 @@ public struct SchemaProperty: Hashable, Sendable {
 /// `fields` has `fieldPropertyCount` entries. No fixed property set is assumed: .NET writes 29
 /// per field, other writers may write others, in any order.
 public struct Schema: Hashable, Sendable {
+    /// How many properties each field has (the stream stores the count once).
     public var fieldPropertyCount: Int
+    /// Each field's properties, in field order.
     public var fields: [[SchemaProperty]]
+    /// How many properties each parameter has.
     public var parameterPropertyCount: Int
+    /// Each parameter's properties, in order.
     public var parameters: [[SchemaProperty]]
 
+    /// A schema of these fields and parameters.
     public init(fieldPropertyCount: Int, fields: [[SchemaProperty]], parameterPropertyCount: Int = 0, parameters: [[SchemaProperty]] = []) {
         self.fieldPropertyCount = fieldPropertyCount
         self.fields = fields
@@ -41,6 +49,7 @@ public struct Schema: Hashable, Sendable {
     }
 }
 
+/// Looking up schema properties by name.
 extension Array where Element == SchemaProperty {
     /// The value of the first property named `name` (ASCII case-insensitive), as UTF-8 text.
     public func value(named name: String) -> String? {

@@ -1,9 +1,13 @@
 /// A change of a delta that could not be applied to the stored rows.
 public struct DeltaApplicationProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The position of the change in the delta; nil for a problem of the whole delta.
     public var changeIndex: Int?
+    /// The change's record id.
     public var recordID: Int32?
+    /// What went wrong.
     public var message: String
 
+    /// `change N (record id R): message`.
     public var description: String {
         var prefix = ""
         if let changeIndex { prefix += "change \(changeIndex)" }
@@ -14,11 +18,14 @@ public struct DeltaApplicationProblem: Sendable, Equatable, CustomStringConverti
 
 /// What replaying one change did (`Table.replaying(_:)`).
 public struct ChangeReplay: Sendable, Equatable {
+    /// What a change did to the rows.
     public enum Outcome: Sendable, Equatable {
+        /// The change inserted, updated or deleted a row.
         case inserted, updated, deleted
         /// The change matched no row or several, carried nothing to match on, or has an unknown type.
         case notApplied
     }
+    /// What the change did.
     public var outcome: Outcome
     /// The row slot the change touched (see `DeltaReplay.slots`); nil when not applied.
     public var slot: Int?
@@ -35,6 +42,7 @@ public struct DeltaReplay: Sendable {
     /// Every row that existed at some point: slots `0..<rows.count` are the stored rows, then one
     /// slot per applied insert, in change order. nil = deleted.
     public var slots: [Row?]
+    /// Changes that could not be applied, and why.
     public var problems: [DeltaApplicationProblem]
 
     /// The rows once every change is replayed (stored order, inserted rows appended).

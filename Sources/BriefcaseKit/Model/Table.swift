@@ -1,10 +1,13 @@
 /// A column of the row section: name (8-bit, writer's code page), type code and size.
 public struct FieldDescriptor: Hashable, Sendable {
+    /// The field's name (8-bit).
     public var name: ByteString
+    /// The field's data type.
     public var type: DataType
     /// The declared size (e.g. 65536 for `datWideString`, 0 for fixed-size types).
     public var size: Int32
 
+    /// A field of `name` and `type`; `size` is the stored size (0 when not given).
     public init(name: ByteString, type: DataType, size: Int32 = 0) {
         self.name = name
         self.type = type
@@ -17,15 +20,19 @@ public typealias Row = [Value?]
 
 /// A dataset element: an optional schema, the field descriptors and the rows.
 public struct Table: Hashable, Sendable {
+    /// The table's name (8-bit).
     public var name: ByteString
     /// nil when the stream has no schema block (schema flag 0).
     public var schema: Schema?
     /// With no schema block, what the schema-end field held: Data Abstract's documentation says 0,
     /// some writers store the position anyway. Kept so the bytes round-trip. Ignored with a schema.
     public var schemaEndWhenAbsent: SchemaEndMarker
+    /// The field descriptors, one per column.
     public var fields: [FieldDescriptor]
+    /// The stored rows, in order.
     public var rows: [Row]
 
+    /// A table of these fields and rows.
     public init(name: ByteString, schema: Schema? = nil, fields: [FieldDescriptor], rows: [Row] = [],
                 schemaEndWhenAbsent: SchemaEndMarker = .zero) {
         self.name = name
@@ -36,6 +43,7 @@ public struct Table: Hashable, Sendable {
     }
 }
 
+/// What the schema-end field holds when a table has no schema block.
 public enum SchemaEndMarker: String, Hashable, Sendable {
     /// The field holds 0.
     case zero

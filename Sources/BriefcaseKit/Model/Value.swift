@@ -8,11 +8,13 @@ public enum Value: Hashable, Sendable {
     case ansiString(ByteString)
     /// `datWideString`, `datWideMemo`, `datFixedWideChar`, `datXml`: UTF-16LE bytes.
     case wideString(ByteString)
+    /// `datDateTime`: an OLE date.
     case dateTime(OLEDateTime)
     /// `datFloat`. The bit pattern is kept (NaN payloads included).
     case float(Double)
     /// `datSingleFloat`.
     case singleFloat(Float)
+    /// `datCurrency`: fixed point, four decimals.
     case currency(Currency)
     /// Every integer type that fits Int64: AutoInc, Integer, LargeInt, LargeAutoInc, Byte,
     /// ShortInt, Word, SmallInt, Cardinal. The column type says the width on disk.
@@ -29,6 +31,7 @@ public enum Value: Hashable, Sendable {
     /// value 24 bytes instead of 16 (a table's rows are mostly values; see ByteString).
     indirect case decimal(Decimal96)
 
+    /// A `datBoolean` value (1 for true, 0 for false).
     public static func bool(_ value: Bool) -> Value { .boolean(value ? 1 : 0) }
 
     /// Values are equal when they store the same thing: floats compare by bit pattern, so a NaN
@@ -49,6 +52,7 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// Hashes the value as `==` compares it.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .float(let x): hasher.combine(0); hasher.combine(x.bitPattern)
@@ -65,6 +69,7 @@ public enum Value: Hashable, Sendable {
         case .decimal(let x): hasher.combine(11); hasher.combine(x)
         }
     }
+    /// A UTF-16 text value of `text`.
     public static func wide(_ text: String) -> Value { .wideString(WideText.encode(text)) }
 
     /// The storage this value needs, to check it against a column type.
@@ -110,6 +115,7 @@ public enum WideText {
         }
     }
 
+    /// The UTF-16LE bytes of `text`.
     public static func encode(_ text: String) -> ByteString {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf16.count * 2)

@@ -3,30 +3,36 @@
 public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
     /// The output while no writer holds it (before `begin`, after `finish` or `abandon`).
     public private(set) var output: Output
+    /// The container to write; nil: the one the head names.
     public let container: ContainerFormat?
     private var writer: BriefcaseStreamWriter<Output>?
 
+    /// A sink writing a binary briefcase into `output`, as `container` or as the head says.
     public init(output: Output, container: ContainerFormat? = nil) {
         self.output = output
         self.container = container
     }
 
+    /// Starts the output: a single file's header and properties, or a bare stream's start.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         if let resetFailure { throw resetFailure }
         writer = try BriefcaseStreamWriter(output: output, container: container ?? head.container,
                                            properties: head.properties, headerPadding: head.headerPadding)
     }
 
+    /// Writes one element.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         try writer!.write(element)
     }
 
+    /// Writes the element index and completes the output.
     public mutating func finish() throws(BriefcaseError) {
         try writer!.finish()
         output = writer!.output
         writer = nil
     }
 
+    /// Forgets what was written, so that the source can begin again.
     public mutating func abandon() {
         if let writer { output = writer.output }
         writer = nil

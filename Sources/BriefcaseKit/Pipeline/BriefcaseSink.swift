@@ -7,11 +7,16 @@
 /// in, the code page of its 8-bit strings (named by a JSON or snapshot document, a folder's,
 /// given, or detected), and a single-file briefcase's properties and header padding.
 public struct BriefcaseHead: Hashable, Sendable {
+    /// The container the briefcase is (or was) in.
     public var container: ContainerFormat
+    /// The code page of the briefcase's 8-bit strings.
     public var codePage: CodePage
+    /// A single file's properties (a folder's `Properties.plist`), in order.
     public var properties: [BriefcaseProperty]
+    /// Bytes between a single file's properties and its data, kept for byte-exact writing.
     public var headerPadding: ByteString
 
+    /// A head of these parts.
     public init(container: ContainerFormat, codePage: CodePage, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty) {
         self.container = container
         self.codePage = codePage
@@ -25,9 +30,13 @@ public struct BriefcaseHead: Hashable, Sendable {
 /// page that a later element contradicts, a JSON document whose head comes after its elements) —
 /// and then `begin` again: everything received before is void. After `finish`, nothing comes.
 public protocol BriefcaseSink {
+    /// Starts (or starts again) with the briefcase's head.
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError)
+    /// Takes the next element: a table with its rows, or a delta with its changes.
     mutating func element(_ element: Element) throws(BriefcaseError)
+    /// Completes the output: nothing more comes.
     mutating func finish() throws(BriefcaseError)
+    /// Forgets everything received since `begin` (the source failed, or starts over).
     mutating func abandon()
 
     /// The element at stream position `position`, from a source that knows positions (what a
@@ -68,6 +77,27 @@ public protocol BriefcaseSink {
     /// The head and count of the element at stream position `position`, from a source that read
     /// only that (`takesHeadsOnly`). Default: nothing.
     mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError)
+
+    /// Work on each element that can be done on any thread before the element's turn — a JSON
+    /// writer's encoding of it — asked for after each `begin` (the work may depend on the head).
+    /// A source decoding on several threads has its workers do it, and hands the result to
+    /// `element(_:prepared:at:)`. nil (the default): none.
+    func elementPreparation() -> ElementPreparation?
+
+    /// The element at `position` with what `elementPreparation()` made of it on another thread.
+    /// Default: `element(_:at:)`.
+    mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError)
+}
+
+/// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
+public struct ElementPreparation: Sendable {
+    /// Makes the sink's result for one element; called on worker threads, in any order.
+    public let prepare: @Sendable (Element) -> any Sendable
+
+    /// A preparation doing `prepare` to each element.
+    public init(_ prepare: @escaping @Sendable (Element) -> any Sendable) {
+        self.prepare = prepare
+    }
 }
 
 extension BriefcaseSink {
@@ -79,34 +109,47 @@ extension BriefcaseSink {
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
     public var takesHeadsOnly: Bool { false }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
+    /// No preparation: the elements come whole to `element(_:at:)`.
+    public func elementPreparation() -> ElementPreparation? { nil }
+    /// Passes the element to `element(_:at:)`, the result of the preparation unused.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        try self.element(element, at: position)
+    }
 }
 
 /// Keeps every element it is given: what the whole-document API collects a source into.
 public struct BriefcaseCollector: BriefcaseSink {
+    /// The head received, once `begin` was called.
     public private(set) var head: BriefcaseHead?
+    /// The elements received, in order.
     public private(set) var elements: [Element] = []
 
+    /// An empty collector.
     public init() {}
 
     /// The document once finished (nil before).
     public private(set) var document: BriefcaseDocument?
 
+    /// Keeps the head and forgets earlier elements.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         self.head = head
         elements = []
         document = nil
     }
 
+    /// Keeps the element.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         elements.append(element)
     }
 
+    /// Makes the document of what was received.
     public mutating func finish() throws(BriefcaseError) {
         guard let head else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         let file = BriefcaseFile(properties: head.properties, stream: Bin2Stream(elements: elements), headerPadding: head.headerPadding)
         document = BriefcaseDocument(container: head.container, file: file)
     }
 
+    /// Forgets what was received.
     public mutating func abandon() {
         head = nil
         elements = []
@@ -117,15 +160,21 @@ public struct BriefcaseCollector: BriefcaseSink {
 /// A sink around another (`inner`): everything passes through, except what the wrapper adds by
 /// implementing it itself.
 public protocol ForwardingSink: BriefcaseSink {
+    /// The type of the sink wrapped.
     associatedtype Inner: BriefcaseSink
+    /// The sink wrapped.
     var inner: Inner { get set }
 }
 
 extension ForwardingSink {
+    /// Passes the head on.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { try inner.begin(head) }
+    /// Passes the element on.
     public mutating func element(_ element: Element) throws(BriefcaseError) { try inner.element(element) }
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try inner.element(element, at: position) }
+    /// Finishes the wrapped sink.
     public mutating func finish() throws(BriefcaseError) { try inner.finish() }
+    /// Abandons the wrapped sink.
     public mutating func abandon() { inner.abandon() }
     public var needsHeads: Bool { inner.needsHeads }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try inner.prepare(heads: heads) }
@@ -134,12 +183,30 @@ extension ForwardingSink {
     public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
     public var takesHeadsOnly: Bool { inner.takesHeadsOnly }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) { try inner.element(summary: summary, at: position) }
+    // (`elementPreparation()` is not passed through by default: a wrapper that looks at the
+    // elements would miss those handed over prepared. One that does not opts in with
+    // `PassingPreparedElements`.)
+}
+
+/// A forwarding sink that lets its inner sink's preparation through (`elementPreparation()`,
+/// `element(_:prepared:at:)`): for wrappers that do not look at the elements themselves.
+public protocol PassingPreparedElements: ForwardingSink {}
+
+extension PassingPreparedElements {
+    /// The inner sink's preparation.
+    public func elementPreparation() -> ElementPreparation? { inner.elementPreparation() }
+    /// Passes the element and its prepared result to the inner sink.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        try inner.element(element, prepared: prepared, at: position)
+    }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
-public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
+public struct CodePageOverride<Inner: BriefcaseSink>: PassingPreparedElements {
+    /// The sink the heads go to.
     public var inner: Inner
+    /// The code page the output is written in; nil: the source's.
     public let codePage: CodePage?
 
     /// With `codePage` nil, the heads pass unchanged.
@@ -148,6 +215,7 @@ public struct CodePageOverride<Inner: BriefcaseSink>: ForwardingSink {
         self.codePage = codePage
     }
 
+    /// Passes the head on, naming `codePage` when one is set.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         var head = head
         if let codePage { head.codePage = codePage }

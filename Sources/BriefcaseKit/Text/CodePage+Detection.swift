@@ -1,12 +1,16 @@
 /// The code page chosen for a file's 8-bit strings, and why (one sentence, for reports).
 import JSONCore
 
+/// A detected code page and why it was chosen.
 public struct CodePageDetection: Sendable {
+    /// The code page chosen.
     public let codePage: CodePage
+    /// Why, in words (for a note to the user).
     public let reason: String
     /// When the choice is a guess, what might be better (e.g. "looks like GBK; try --encoding gbk").
     public let hint: String?
 
+    /// A detection of `codePage` for `reason`, with an optional hint for when it is wrong.
     public init(codePage: CodePage, reason: String, hint: String? = nil) {
         self.codePage = codePage
         self.reason = reason

@@ -6,6 +6,7 @@
 /// `mustDecode`. When one does not, the caller starts over with `CodePageWitnesses`, which gives
 /// what `detect(in:)` gives for the whole briefcase without holding it.
 public struct StreamingCodePageDetection: Sendable {
+    /// What the heads say: the code page and why.
     public let detection: CodePageDetection
     /// The code page every 8-bit string of the rows and changes must decode under for
     /// `detection` to be the whole briefcase's: UTF-8 when the heads are UTF-8; the candidate the
@@ -13,6 +14,7 @@ public struct StreamingCodePageDetection: Sendable {
     /// hint do not change otherwise); nil when nothing can change the answer.
     let mustDecode: CodePage?
 
+    /// Detects the code page from the elements' heads and the properties.
     public init(heads: [Element], properties: [BriefcaseProperty]) {
         let stream = Bin2Stream(elements: heads)
         let detection = CodePage.detect(in: stream, properties: properties)
@@ -53,8 +55,10 @@ public struct CodePageWitnesses: Sendable {
     private var nonASCII = false
     private var open: [CodePage] = [.utf8] + CodePage.detectionCandidates
 
+    /// No elements seen yet.
     public init() {}
 
+    /// Takes one element's 8-bit strings into account.
     public mutating func add(_ element: Element) {
         let stream = Bin2Stream(elements: [element])
         if !nonASCII {

@@ -27,8 +27,11 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
     /// conversion fails, and `decodeForDisplay` shows non-ASCII bytes as U+FFFD).
     let codec: IconvCodec?
 
+    /// UTF-8, handled without iconv.
     public static let utf8 = CodePage(known: "utf-8")
+    /// Windows-1252 (Western European), the fallback of detection.
     public static let windows1252 = CodePage(known: "windows-1252")
+    /// GBK (Simplified Chinese).
     public static let gbk = CodePage(known: "gbk")
 
     /// The code page named `name` (case-insensitive; `-`, `_`, `.`, `:` and spaces are ignored when
@@ -70,9 +73,12 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
                   codec: known.iconvName.flatMap { IconvCodec.shared(iconvName: $0, fastPathCandidate: true) })
     }
 
+    /// The canonical name.
     public var description: String { name }
 
+    /// Code pages are equal when their canonical names are.
     public static func == (a: CodePage, b: CodePage) -> Bool { a.name == b.name }
+    /// Hashes the canonical name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// True for UTF-8.

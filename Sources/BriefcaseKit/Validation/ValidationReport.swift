@@ -51,6 +51,7 @@ public enum ValidationCheck: String, Sendable, CaseIterable {
 
 /// One problem found by `Validator`: what, where (byte offset, element, file of a folder), which check.
 public struct Finding: Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong (or unusual), in one line.
     public var message: String
     /// Byte offset in the file (in the JSON text for JSON syntax errors); nil when it does not apply.
     public var offset: Int?
@@ -58,8 +59,10 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
     public var element: String?
     /// Folder briefcases: the file inside the folder (`Orders.daBriefcase`, `Properties.plist`).
     public var file: String?
+    /// The check that found it.
     public var check: ValidationCheck
 
+    /// A finding of `check`, located where known.
     public init(_ check: ValidationCheck, _ message: String, offset: Int? = nil, element: String? = nil, file: String? = nil) {
         self.check = check
         self.message = message
@@ -76,6 +79,7 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
 
 /// The result of validating one path.
 public struct ValidationReport: Sendable {
+    /// The path validated.
     public var path: String
     /// `dabriefcase`, `folder`, `bin2` or `json`.
     public var format: String
@@ -83,9 +87,12 @@ public struct ValidationReport: Sendable {
     public var encoding: String?
     /// Why that code page was chosen, when it was detected and is not UTF-8 (for a note).
     public var encodingReason: String?
+    /// What makes the briefcase invalid.
     public var errors: [Finding]
+    /// What is unusual but readable.
     public var warnings: [Finding]
 
+    /// A report of these findings.
     public init(path: String, format: String, encoding: String? = nil, encodingReason: String? = nil,
                 errors: [Finding] = [], warnings: [Finding] = []) {
         self.path = path

@@ -3,7 +3,9 @@
 /// (names, deltas against their tables) and the code page of the names in messages need them all,
 /// so they run at `finish`, which makes the report.
 public struct ValidationSink: BriefcaseSink {
+    /// The path validated (for the report).
     public let path: String
+    /// The format validated, as the report names it.
     public let format: String
     private let options: ValidationOptions
     private var run: ValidationRun
@@ -19,20 +21,24 @@ public struct ValidationSink: BriefcaseSink {
         run = ValidationRun(options: options)
     }
 
+    /// Checks and keeps the head.
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         run = ValidationRun(options: options)
         report = nil
         run.addHead(head)
     }
 
+    /// Checks one element.
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         run.addElement(element)
     }
 
+    /// Runs the checks across elements and completes the report.
     public mutating func finish() throws(BriefcaseError) {
         report = run.finish(path: path, format: format)
     }
 
+    /// Forgets what was received.
     public mutating func abandon() {
         run = ValidationRun(options: options)
         report = nil

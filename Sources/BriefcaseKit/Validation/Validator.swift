@@ -10,6 +10,7 @@ public struct ValidationOptions: Sendable {
     /// the findings are the same whatever the number. Default 1: no thread started.
     public var jobs: Int
 
+    /// Options: the code page to read 8-bit strings with (nil: detect), strict checks, and worker threads.
     public init(codePage: CodePage? = nil, strict: Bool = false, jobs: Int = 1) {
         self.codePage = codePage
         self.strict = strict

@@ -2,7 +2,8 @@
 #define BRIEFCASE_CSYSTEMSHIMS_H
 
 /// Atomically exchanges the files or directories at `a` and `b` (Linux renameat2 with
-/// RENAME_EXCHANGE). Returns 0, or -1 with errno set (ENOSYS where the system has no such call).
+/// RENAME_EXCHANGE, Darwin renamex_np with RENAME_SWAP). Returns 0, or -1 with errno set
+/// (ENOSYS where the system has no such call).
 int briefcase_exchange_paths(const char *a, const char *b);
 
 #endif

@@ -1,0 +1,87 @@
+import JSONCore
+import BriefcaseKit
+import CSystemShims
+
+/// The elements of a JSON document parsed ahead on worker threads (`JSONStreamReader.jobs`),
+/// taken by the reader's own loop in order.
+///
+/// A quick scan first finds where each item of `elements` starts (strings skipped, brackets
+/// counted: no value is parsed). Each worker parses an element from its start with the reader's
+/// own `element(_:_:)` — the code a single job runs, from the same position, so the same element
+/// or the same error. The reader's loop still walks the array's punctuation itself and takes
+/// an element from the workers only when it stands at the start the scan found; anywhere else
+/// (a document the scan misread) it parses the element itself. So what the sink gets, and any
+/// error, are those of one job, byte for byte.
+struct ElementsParsedAhead {
+    /// Where each item of the array starts.
+    private let starts: [Int]
+    private let work: WorkDoneAhead<Result<(element: Element, end: Int), BriefcaseError>>
+
+    /// More items than this are read by one job: the scan's list would be large for little gain.
+    static let maximumCount = 4096
+
+    /// Nil when there are fewer than two items, more than `maximumCount`, or the scan finds no
+    /// end to the array (the reader then goes on alone).
+    init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, scanned: ((Range<Int>) -> Void)? = nil) {
+        guard let (starts, close) = Self.itemStarts(buf, array: array, scanned: scanned), starts.count > 1, starts.count <= Self.maximumCount else { return nil }
+        self.starts = starts
+        let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
+        let bytes = SharedBytes(buf: buf)
+        work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase JSON element parsing") {
+            { n, _ in
+                var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
+                parser.i = starts[n]
+                do throws(BriefcaseError) {
+                    let element = try parser.element(n, reader)
+                    return .success((element, parser.i))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+    }
+
+    /// Element `index` and where it ends, when the reader stands at `position`, where the scan
+    /// found it; nil when the scan found it elsewhere (the reader then parses it itself).
+    func take(_ index: Int, at position: Int) throws(BriefcaseError) -> (element: Element, end: Int)? {
+        guard index < starts.count else { return nil }
+        let parsed = work.take(index)
+        guard starts[index] == position else { return nil }
+        return try parsed.get()
+    }
+
+    func stop() { work.stop() }
+
+    /// The offsets where the items of the array opening at `array` start, and the offset of its
+    /// `]`; nil when the bytes end first, or there are more than `maximumCount` items. Only
+    /// strings and nesting are followed (`briefcase_json_scan_items`, C with SSE2): what is
+    /// between is the parser's to judge. `scanned` hears of each stretch read through (8 MiB at a
+    /// time, so that a mapped document's pages can go as the scan passes).
+    static func itemStarts(_ buf: UnsafeBufferPointer<UInt8>, array: Int,
+                           scanned: ((Range<Int>) -> Void)? = nil) -> (starts: [Int], close: Int)? {
+        guard let base = buf.baseAddress, array < buf.count, buf[array] == .openBracket else { return nil }
+        var state = briefcase_json_scan()
+        var starts = [Int](repeating: 0, count: maximumCount)
+        var close = 0
+        var from = array + 1
+        while from < buf.count {
+            let to = min(buf.count, from + (1 << 23))
+            let result = starts.withUnsafeMutableBufferPointer { found in
+                briefcase_json_scan_items(&state, base, from, to, found.baseAddress!, maximumCount, &close)
+            }
+            scanned?(from ..< to)
+            switch result {
+            case 0: from = to
+            case 1: return (Array(starts.prefix(state.count)), close)
+            default: return nil
+            }
+        }
+        return nil
+    }
+}
+
+/// The document's bytes, shared with the worker threads, which only read them while the reader
+/// runs (`JSONStreamReader(_:)`: the bytes stay valid meanwhile).
+private struct SharedBytes: @unchecked Sendable {
+    let buf: UnsafeBufferPointer<UInt8>
+}
