@@ -8,6 +8,7 @@ public final class SQLiteDatabase {
     /// The file, named in errors (":memory:" for an in-memory database).
     public let path: String
 
+    /// How a database is opened.
     public enum Mode: Sendable {
         /// Creates the file (or opens it) for writing.
         case create
@@ -21,6 +22,7 @@ public final class SQLiteDatabase {
     /// Configures SQLite once, before its first connection (after that, `sqlite3_config` is refused).
     private static let configured: Bool = briefcase_sqlite_configure() == SQLITE_OK
 
+    /// Opens (or, with `.create`, creates) the database at `path`; a refusal names the file.
     public init(path: String, mode: Mode) throws(BriefcaseError) {
         _ = Self.configured
         self.path = path
@@ -62,6 +64,7 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// The first statement of `sql`, compiled to run (and run again) with bound values.
     public func prepare(_ sql: String) throws(BriefcaseError) -> SQLiteStatement {
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?

@@ -5,6 +5,7 @@ import CSQLite
 /// change anything is refused before it runs, and the connection allows no writes anyway
 /// (Spec/sqlite-mapping.md §6).
 public struct SQLiteQuery {
+    /// The names of the result's columns, as SQLite gives them.
     public let columns: [String]
     let statement: SQLiteStatement
 
@@ -17,6 +18,7 @@ public struct SQLiteQuery {
         /// More than one statement.
         case several
 
+        /// The refusal in one line.
         public var description: String {
             switch self {
             case .invalid(let message): return message
@@ -26,6 +28,7 @@ public struct SQLiteQuery {
         }
     }
 
+    /// Compiles `sql`, one statement that only reads, over `database` (made read-only first).
     public init(_ sql: String, in database: SQLiteDatabase) throws(Refusal) {
         try? database.execute("PRAGMA query_only = ON")
         var handle: OpaquePointer?

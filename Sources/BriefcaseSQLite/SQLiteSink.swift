@@ -26,6 +26,7 @@ public struct SQLiteSink: BriefcaseSink {
     /// Positions given without one (a source that does not number its elements).
     var nextPosition = 0
 
+    /// A sink that writes a new database at `path` (an empty or absent file), or in memory (nil).
     public init(path: String?) {
         self.path = path
     }
@@ -34,6 +35,7 @@ public struct SQLiteSink: BriefcaseSink {
         name.bytes.map { (65...90).contains($0) ? $0 | 0x20 : $0 }
     }
 
+    /// Opens the database and writes the head (`_briefcase`, `_briefcase_properties`).
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         close()
         let opened = try SQLiteDatabase(path: path ?? ":memory:", mode: path == nil ? .memory : .create)
@@ -42,10 +44,12 @@ public struct SQLiteSink: BriefcaseSink {
         self.writer = writer
     }
 
+    /// Writes the next element (positions counted from 0).
     public mutating func element(_ element: Element) throws(BriefcaseError) {
         try self.element(element, at: nextPosition)
     }
 
+    /// Writes the element at stream position `position`: its exact bytes and what shows it.
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: an element before the briefcase began") }
         nextPosition = position + 1
@@ -72,6 +76,7 @@ public struct SQLiteSink: BriefcaseSink {
         }
     }
 
+    /// Commits the transaction; closes a database file (one in memory stays open: `database`).
     public mutating func finish() throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         try writer!.finish()
@@ -80,6 +85,7 @@ public struct SQLiteSink: BriefcaseSink {
         if path == nil { self.database = database }
     }
 
+    /// Closes the database and empties the file, for a source that starts again or failed.
     public mutating func abandon() {
         close()
         if let path { truncate(path, 0) }

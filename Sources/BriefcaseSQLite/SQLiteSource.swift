@@ -4,7 +4,9 @@ import BriefcaseKit
 /// read-only, as a source — the head and each element from their exact bytes, and the edits made
 /// with SQL in a table's current rows recorded as pending changes of that table (`ChangeTracker`).
 public struct SQLiteSource {
+    /// The database, opened read-only.
     public let database: SQLiteDatabase
+    /// Its file, named in errors.
     public let path: String
 
     /// One element of `_briefcase_elements`.
@@ -18,9 +20,16 @@ public struct SQLiteSource {
 
     /// What the edits of one table became.
     public struct TableEdits: Sendable, Equatable {
+        /// The current-rows table edited.
         public var table: String
-        public var inserts = 0, updates = 0, deletes = 0
+        /// Rows inserted.
+        public var inserts = 0
+        /// Rows updated.
+        public var updates = 0
+        /// Rows deleted.
+        public var deletes = 0
 
+        /// The edits of `table`, counted.
         public init(table: String, inserts: Int = 0, updates: Int = 0, deletes: Int = 0) {
             self.table = table
             self.inserts = inserts

@@ -3,13 +3,20 @@ import CSQLite
 
 /// A value as SQLite stores it: one of its five storage classes.
 public enum SQLValue: Sendable, Equatable, CustomStringConvertible {
+    /// NULL.
     case null
+    /// A signed 64-bit integer.
     case integer(Int64)
+    /// An IEEE double (SQLite has no NaN: it stores NULL).
     case real(Double)
+    /// Text (UTF-8 in the database).
     case text(String)
+    /// Bytes.
     case blob([UInt8])
 
+    /// The text, when the value is text.
     public var text: String? { if case .text(let text) = self { return text } else { return nil } }
+    /// The integer, when the value is an integer.
     public var integer: Int64? { if case .integer(let value) = self { return value } else { return nil } }
 
     /// The storage class's name, as SQLite's `typeof()` says it.
@@ -23,6 +30,7 @@ public enum SQLValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The value as SQL would spell it (text quoted), for messages.
     public var description: String {
         switch self {
         case .null: return "NULL"
@@ -60,8 +68,10 @@ public final class SQLiteStatement {
     /// Whether the statement changes nothing in the database (`sqlite3_stmt_readonly`).
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
+    /// How many columns a row of the result has.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The name of result column `index` (from 0).
     public func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
