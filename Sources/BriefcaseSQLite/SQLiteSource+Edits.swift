@@ -35,6 +35,70 @@ extension SQLiteSource {
         return (steps, allEdits)
     }
 
+    /// The elements into a sink that takes them in stream order, each decoded once: a table is
+    /// compared with its current rows when its delta comes (a delta before its table: the table
+    /// is decoded then and kept for its turn), or at its own turn (its new delta handed over
+    /// first, or kept for its delta's turn). What `plan` does for a sink that needs heads first.
+    func stream<Sink: BriefcaseSink>(_ entries: [Entry], codePage: CodePage, into sink: inout Sink) throws(BriefcaseError) -> [TableEdits] {
+        var firstDelta: [String: Entry] = [:]
+        for entry in entries where entry.kind == .delta && firstDelta[entry.name.asciiLowercased] == nil {
+            firstDelta[entry.name.asciiLowercased] = entry
+        }
+        // The tables compared for edits (one per name: the first has the current-rows table) and their deltas.
+        var deltaOfTable: [Int: Entry] = [:], tableOfDelta: [Int: Entry] = [:]
+        for entry in entries where entry.kind == .table && entry.currentTable != nil {
+            guard let delta = firstDelta[entry.name.asciiLowercased] else { continue }
+            deltaOfTable[entry.position] = delta
+            tableOfDelta[delta.position] = entry
+        }
+        var held: [Int: Table] = [:], replacements: [Int: Delta] = [:]
+        var allEdits: [TableEdits] = []
+        var index = 0
+        func hand(_ element: Element) throws(BriefcaseError) {
+            try sink.element(element, at: index)
+            index += 1
+        }
+        for entry in entries {
+            switch entry.kind {
+            case .delta:
+                if let replacement = replacements.removeValue(forKey: entry.position) {
+                    try hand(.delta(replacement))
+                    continue
+                }
+                guard case .delta(var delta) = try element(entry) else { continue }
+                if let tableEntry = tableOfDelta[entry.position], tableEntry.position > entry.position,
+                   case .table(let table) = try element(tableEntry), namesMatch(delta.name, table.name) {
+                    let (edited, edits) = try self.edits(of: table, delta: delta, entry: tableEntry, codePage: codePage)
+                    held[tableEntry.position] = table
+                    if let edited { delta = edited; allEdits.append(edits) }
+                }
+                try hand(.delta(delta))
+            case .table:
+                if let table = held.removeValue(forKey: entry.position) {
+                    try hand(.table(table))
+                    continue
+                }
+                guard case .table(let table) = try element(entry) else { continue }
+                if entry.currentTable != nil {
+                    var delta: Delta?, deltaEntry = deltaOfTable[entry.position]
+                    if let later = deltaEntry, later.position > entry.position, case .delta(let found) = try element(later),
+                       namesMatch(found.name, table.name) {
+                        delta = found
+                    } else {
+                        deltaEntry = nil
+                    }
+                    let (edited, edits) = try self.edits(of: table, delta: delta, entry: entry, codePage: codePage)
+                    if let edited {
+                        allEdits.append(edits)
+                        if let deltaEntry { replacements[deltaEntry.position] = edited } else { try hand(.delta(edited)) }
+                    }
+                }
+                try hand(.table(table))
+            }
+        }
+        return allEdits
+    }
+
     /// The table's pending delta with the edits of its current-rows table recorded (nil when
     /// nothing was edited): updates in row order, then deletes, then inserts in rowid order.
     func edits(of table: Table, delta: Delta?, entry: Entry, codePage: CodePage) throws(BriefcaseError) -> (Delta?, TableEdits) {

@@ -140,6 +140,12 @@ public struct SQLiteSource {
         do throws(BriefcaseError) {
             let head = try head(encoding: encoding)
             let entries = try entries()
+            guard sink.needsHeads else {
+                try sink.begin(head)
+                let edits = try stream(entries, codePage: head.codePage, into: &sink)
+                try sink.finish()
+                return edits
+            }
             let (plan, edits) = try plan(entries, codePage: head.codePage)
             let order: [Int]?
             if sink.needsHeads {

@@ -174,4 +174,36 @@ struct SQLiteEditTests {
             "\(error)".contains("row with rowid 1: field 'Name': the text 'smile 😀' cannot be written in code page gbk")
         }
     }
+
+    /// A collector that asks for every head first (as the folder and snapshot writers do): the
+    /// source then plans the edits before it begins, instead of handing elements as it goes.
+    struct HeadsFirst: ForwardingSink {
+        var inner = BriefcaseCollector()
+        var needsHeads: Bool { true }
+        mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { nil }
+    }
+
+    /// Both ways of reading give the same briefcase, edits included: a delta before its table,
+    /// a table without one, a delta after its table.
+    @Test func headsFirstOrAsTheyComeTheSame() throws {
+        let cases: [(String, String)] = [
+            ("orders.bin2", "UPDATE Orders SET Amount = '1' WHERE ID = 1; DELETE FROM Orders WHERE ID = 4; INSERT INTO Orders (ID) VALUES (9)"),
+            ("unsafe-names.daBriefcase", "UPDATE \"a/b\" SET Name = 'x'; DELETE FROM Orders WHERE ID = 99; INSERT INTO CON VALUES (7, 'y')"),
+            ("nulls.daBriefcase", "UPDATE Wide SET C3 = 'changed' WHERE rowid = 1"),
+        ]
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (fixture, sql) in cases {
+            let db = dir.appendingPathComponent("\(fixture).sqlite").path
+            try SQLiteTesting.export(SamplePaths.fixtures.appendingPathComponent(fixture).path, as: ExpectedFiles.container(of: fixture), to: db)
+            try SQLiteTesting.sqlite3(db, sql)
+            let (asTheyCome, edits) = try SQLiteTesting.read(db)
+            #expect(!edits.isEmpty, "\(fixture)")
+            var headsFirst = HeadsFirst()
+            let planned = try SQLiteSource(path: db).read(into: &headsFirst)
+            #expect(planned.sorted { $0.table < $1.table } == edits.sorted { $0.table < $1.table }, "\(fixture)")
+            #expect(headsFirst.inner.document == asTheyCome, "\(fixture)")
+            #expect(asTheyCome != (try Self.original(fixture)), "\(fixture)")
+        }
+    }
 }
