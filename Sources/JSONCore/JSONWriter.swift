@@ -80,6 +80,18 @@ public struct JSONWriter<Sink: ByteSink> {
         if let sinkError { throw sinkError }
     }
 
+    /// Writes `bytes` as they are, straight to the sink after what is buffered (no copy into the
+    /// buffer: for large pieces made elsewhere, such as an element encoded on another thread).
+    public mutating func writeThrough(_ bytes: [UInt8]) {
+        drain()
+        guard sinkError == nil else { return }
+        do {
+            try bytes.withUnsafeBytes { try sink.write($0) }
+        } catch {
+            sinkError = error
+        }
+    }
+
     /// Writes the buffer to the sink (or drops it after a sink error) and empties it.
     @usableFromInline
     mutating func drain() {

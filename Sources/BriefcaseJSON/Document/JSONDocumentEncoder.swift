@@ -1,3 +1,4 @@
+import Foundation
 import JSONCore
 import BriefcaseKit
 
@@ -14,6 +15,8 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     public private(set) var codePage: CodePage
     /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
     private(set) var emitter: JSONValueEmitter
+    /// The memory of elements encoded ahead, used again by the next ones (`elementPreparation()`).
+    private let encodedBuffers = ReusedBuffers()
 
     /// An encoder writing into `sink`, 8-bit strings decoded with `codePage` (the head's code page replaces it).
     public init(sink: Sink, codePage: CodePage) {
@@ -277,9 +280,9 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     /// Each element encoded on the thread that decoded it (its JSON object, and whether its
     /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
     public func elementPreparation() -> ElementPreparation? {
-        let codePage = codePage
+        let codePage = codePage, buffers = encodedBuffers
         return ElementPreparation { element in
-            var encoder = JSONDocumentEncoder<ArraySink>(sink: ArraySink(), codePage: codePage)
+            var encoder = JSONDocumentEncoder<ArraySink>(sink: ArraySink(bytes: buffers.take()), codePage: codePage)
             do {
                 try encoder.encodeBody(element)
                 try encoder.writer.flush()
@@ -296,7 +299,8 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
         writeSeparator()
         let bytes = try encoded.get()
-        writer.writeRaw(bytes.bytes)
+        writer.writeThrough(bytes.bytes)
+        encodedBuffers.put(bytes.bytes)
         if !bytes.validUTF8 { emitter.noteInvalidUTF8() }
     }
 
@@ -323,4 +327,31 @@ public struct EncodedJSONElement: Sendable {
     let bytes: [UInt8]
     /// Whether every 8-bit string written as UTF-8 text was valid UTF-8.
     let validUTF8: Bool
+}
+
+/// Byte arrays handed back after use, for the next element encoded ahead: a large element's
+/// JSON is tens of megabytes, and fresh memory for each costs page faults that would eat what a
+/// second core gains. Holds at most `limit` arrays (the elements in flight are fewer).
+final class ReusedBuffers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [[UInt8]] = []
+    private let limit = 16
+
+    /// An empty array, with the memory of one used before when there is one.
+    func take() -> [UInt8] {
+        lock.lock()
+        var bytes = free.popLast() ?? []
+        lock.unlock()
+        // Emptied here, not in `put`: by now the element that held it is gone, so the memory is
+        // this array's alone and is kept (emptying a shared array would copy it).
+        bytes.removeAll(keepingCapacity: true)
+        return bytes
+    }
+
+    /// Keeps `bytes`' memory for a later `take()`.
+    func put(_ bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if free.count < limit { free.append(bytes) }
+    }
 }
