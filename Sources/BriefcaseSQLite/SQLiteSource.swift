@@ -132,6 +132,25 @@ public struct SQLiteSource {
         return element
     }
 
+    /// The head and count of the element, read from its bytes without decoding a row.
+    func summary(_ entry: Entry) throws(BriefcaseError) -> ElementSummary {
+        guard let bytes = try database.readBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(entry.position)) else {
+            throw invalid("\(SQLiteMapping.elementsTable).bin2 is not a blob", element: entry.name)
+        }
+        do throws(BriefcaseError) {
+            let elements = try BriefcaseElements(bytes: bytes, as: .bin2)
+            guard elements.elements.count == 1 else { throw BriefcaseError(.invalidData, "does not hold one element") }
+            let summary = try elements.summary(0)
+            guard summary.kind == entry.kind else { throw BriefcaseError(.invalidData, "does not hold one \(entry.kind.label)") }
+            return summary
+        } catch {
+            var located = error
+            located.message = "\(SQLiteMapping.elementsTable).bin2 (offset in the element's bytes): " + error.message
+            located.file = path
+            throw located.inElement(entry.name)
+        }
+    }
+
     /// Reads the briefcase into `sink`: the elements in their order, each table's edits as its
     /// pending delta (a delta new to a table goes before it, as .NET writes them). Returns what
     /// the edits of each edited table became. On an error the sink is abandoned.
@@ -140,6 +159,16 @@ public struct SQLiteSource {
         do throws(BriefcaseError) {
             let head = try head(encoding: encoding)
             let entries = try entries()
+            if sink.takesHeadsOnly {
+                // `info`: each element's head and count as stored, no row decoded (edits made with
+                // SQL are not looked for: they become pending changes only when read back whole).
+                try sink.begin(head)
+                for (index, entry) in entries.enumerated() {
+                    try sink.element(summary: try summary(entry), at: index)
+                }
+                try sink.finish()
+                return []
+            }
             guard sink.needsHeads else {
                 try sink.begin(head)
                 let edits = try stream(entries, codePage: head.codePage, into: &sink)

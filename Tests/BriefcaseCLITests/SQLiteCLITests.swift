@@ -159,4 +159,22 @@ extension CLITests {
             #expect(result.status == 0 || result.status == 1, "round \(round): \(result.stderr)")
         }
     }
+
+    /// `info` of a database shows what the briefcase stores, as `info` of the briefcase does
+    /// (heads and counts, no row decoded).
+    @Test func infoOfADatabaseAsOfItsBriefcase() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func withoutFormat(_ text: String) -> String {
+            text.replacingOccurrences(of: #""format": "[a-z0-9]+""#, with: "", options: .regularExpression)
+        }
+        for fixture in ExpectedFiles.validFixtures {
+            let input = Self.fixtures.appendingPathComponent(fixture).path
+            let db = dir.appendingPathComponent("\(fixture).sqlite").path
+            #expect(try Self.run(["convert", input, db]).status == 0)
+            let original = try Self.run(["info", input, "--json"]), fromDatabase = try Self.run(["info", db, "--json"])
+            #expect(fromDatabase.status == 0 && fromDatabase.text.contains(#""format": "sqlite""#), "\(fixture)")
+            #expect(withoutFormat(fromDatabase.text) == withoutFormat(original.text), "\(fixture)")
+        }
+    }
 }
