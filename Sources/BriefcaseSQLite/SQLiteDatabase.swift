@@ -15,7 +15,10 @@ public final class SQLiteDatabase {
         /// Reads only: nothing in the file can be changed through this connection, whatever it
         /// holds (Spec/sqlite-mapping.md §7).
         case readOnly
-        /// A database in memory (`query` over a briefcase that is not SQLite).
+        /// A private database of this connection (`query` over a briefcase that is not SQLite):
+        /// in memory, and when it outgrows SQLite's page cache, in a temporary file SQLite has
+        /// already unlinked (an empty file name), so a large briefcase does not have to fit in
+        /// memory and nothing is left behind.
         case memory
     }
 
@@ -31,9 +34,9 @@ public final class SQLiteDatabase {
         switch mode {
         case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags = SQLITE_OPEN_READONLY
-        case .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY
+        case .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
-        let status = sqlite3_open_v2(mode == .memory ? ":memory:" : path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(mode == .memory ? "" : path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let connection { sqlite3_close_v2(connection) }

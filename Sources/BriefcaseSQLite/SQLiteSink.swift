@@ -11,7 +11,7 @@ import Glibc
 /// before its delta has its current rows made again when the delta comes). Everything is
 /// written with prepared statements in one transaction.
 public struct SQLiteSink: BriefcaseSink {
-    /// The database file (empty or absent), or nil for a database in memory (`query`).
+    /// The database file (empty or absent), or nil for a private temporary one (`query`).
     public let path: String?
     /// After `finish`: the database in memory (nil for a file, which `finish` closes).
     public private(set) var database: SQLiteDatabase?
