@@ -13,7 +13,7 @@ import Glibc
 public struct SQLiteSink: BriefcaseSink {
     /// The database file (empty or absent), or nil for a private temporary one (`query`).
     public let path: String?
-    /// After `finish`: the database in memory (nil for a file, which `finish` closes).
+    /// After `finish`: the private temporary database (nil for a file, which `finish` closes).
     public private(set) var database: SQLiteDatabase?
     var writer: SQLiteTableWriter?
     /// Names (ASCII lower-cased bytes) of the tables and deltas seen.
@@ -26,7 +26,7 @@ public struct SQLiteSink: BriefcaseSink {
     /// Positions given without one (a source that does not number its elements).
     var nextPosition = 0
 
-    /// A sink that writes a new database at `path` (an empty or absent file), or in memory (nil).
+    /// A sink that writes a new database at `path` (an empty or absent file), or a private temporary one (nil).
     public init(path: String?) {
         self.path = path
     }
@@ -76,7 +76,7 @@ public struct SQLiteSink: BriefcaseSink {
         }
     }
 
-    /// Commits the transaction; closes a database file (one in memory stays open: `database`).
+    /// Commits the transaction; closes a database file (a temporary one stays open: `database`).
     public mutating func finish() throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         try writer!.finish()
