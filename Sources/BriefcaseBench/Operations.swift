@@ -40,7 +40,8 @@ enum Operation: String, CaseIterable {
     case decodeEach = "decode-each"
     /// `BriefcaseFileCodec.encode` of a decoded briefcase (checked equal to the input).
     case encode
-    /// Read + `Validator.validate` (what `briefcase validate` does).
+    /// `Validator.validateFile` (what `briefcase validate` does with a file: header, index, then
+    /// each element read by offset into reused memory and checked).
     case validate
     /// `Briefcase.open` + `table(named:)` of one small table (with its delta) out of 30.
     case openOne = "open-one"
@@ -69,6 +70,9 @@ enum Operation: String, CaseIterable {
     /// sqlite → dabriefcase: the database (written first, not timed) read by `SQLiteSource` into
     /// the stream writer (checked equal to the input).
     case fromSQLite = "from-sqlite"
+    /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
+    /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
+    case jq
 
     var label: String {
         switch self {
@@ -87,11 +91,15 @@ enum Operation: String, CaseIterable {
         case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
         case .toSQLite: return "dabriefcase → sqlite"
         case .fromSQLite: return "sqlite → dabriefcase"
+        case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
 
     /// Whether the input is the JSON document rather than the dabriefcase.
-    var readsJSON: Bool { self == .fromJSON }
+    var readsJSON: Bool { self == .fromJSON || self == .jq }
+
+    /// Whether `jq` can be started (the `jq` operation is skipped otherwise).
+    static let jqInstalled = System.run(["jq", "--version"]).status == 0
     /// Conversions, which the memory target applies to.
     var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy, .toSQLite, .fromSQLite].contains(self) }
 }
@@ -139,6 +147,14 @@ enum Measure {
             guard status == 0 else { System.fail("cat failed (\(status))") }
             return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(children: true))
 
+        case .jq:
+            guard let json else { System.fail("jq: --json is required") }
+            cpuStart = System.cpuTime(children: true); start = System.now()
+            let (status, _) = System.run(["jq", "-c", ".", json], stdoutTo: "/dev/null")
+            end = System.now(); cpuEnd = System.cpuTime(children: true)
+            guard status == 0 else { System.fail("jq failed (\(status))") }
+            return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(children: true))
+
         case .decode:
             let bytes = try FileIO.read(input)
             cpuStart = System.cpuTime(); start = System.now()
@@ -182,8 +198,7 @@ enum Measure {
 
         case .validate:
             cpuStart = System.cpuTime(); start = System.now()
-            let bytes = try FileIO.read(input)
-            let report = Validator.validate(bytes: bytes, container: .dabriefcase, path: input, options: ValidationOptions(jobs: jobs))
+            let report = try Validator.validateFile(at: input, container: .dabriefcase, options: ValidationOptions(jobs: jobs))
             end = System.now(); cpuEnd = System.cpuTime()
             if verify {
                 guard report.errors.isEmpty else { System.fail("validate: \(report.errors.count) errors, first: \(report.errors[0])") }

@@ -16,6 +16,9 @@ struct Report {
         let sizeList = sizes.map(\.label).joined(separator: ",")
         lines.append("Command: `swift run -c release briefcase-bench --sizes \(sizeList) --runs \(options.runs) --seed \(options.seed)\(options.profile == .standard ? "" : " --profile " + options.profile.rawValue)\(options.jobs == 1 ? "" : " --jobs \(options.jobs)")`  ")
         lines.append("Machine: \(machine.oneLine); load average \(loadBefore) before, \(loadAfter) after.  ")
+        if options.operations.contains(.jq) && !Operation.jqInstalled {
+            lines.append("`jq` is not installed: the side-by-side `jq -c .` and the → json ratio to it are left out.  ")
+        }
         lines.append("Median of \(options.runs) runs after one warm-up (the warm-up checks the results), each run in its own process; MB = 10^6 bytes; peak RSS = `ru_maxrss` of that process (median).")
         lines.append("")
         lines.append("| data | file | tables | rows | pending changes | NULLs | largest table | JSON document |")
@@ -63,7 +66,13 @@ struct Report {
         }
         switch operation {
         case .decode: speed(1000)
-        case .toJSON: speed(300)
+        case .validate: speed(1000)
+        case .toJSON:
+            speed(300)
+            if let jq = size.result(.jq) {
+                let ratio = Double(result.medianNanoseconds) / Double(max(1, jq.medianNanoseconds))
+                checks.append(String(format: "÷ jq %.3f (≤ 0.1 ", ratio) + (ratio <= 0.1 ? "ok)" : "**MISS**)"))
+            }
         case .fromJSON: speed(150)
         case .openOne: checks.append("< 50 ms " + (result.seconds < 0.05 ? "ok" : "**MISS**"))
         case .toSQLite:

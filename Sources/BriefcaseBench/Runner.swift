@@ -101,6 +101,10 @@ struct Runner {
         System.log("[\(label)] \(data): \(dataSet.fileSize) bytes, \(dataSet.tables) tables, \(dataSet.rows) rows, \(dataSet.changes) pending changes, \(String(format: "%.1f", 100 * Double(dataSet.nulls) / Double(max(1, dataSet.values))))% NULL; json \(dataSet.jsonSize) bytes")
         var results: [OperationResult] = []
         for operation in options.operations {
+            if operation == .jq && !Operation.jqInstalled {
+                System.log("[\(label)] jq: skipped (jq is not installed; `apt-get install jq` to compare → json with it)")
+                continue
+            }
             if operation == .toSnapshot && size > options.snapshotLimit {
                 System.log("[\(label)] \(operation.rawValue): skipped (above --snapshot-limit \(sizeLabel(options.snapshotLimit)))")
                 continue

@@ -44,6 +44,48 @@ struct RowReader {
         return row
     }
 
+    /// A change in its plain form, as the writer puts it: `{"type": name, "recordID": integer,
+    /// "status": name, "message": text, "old": row, "new": row}`, those keys in that order, the
+    /// codes by name, the message and the rows in their plain form (`read`). Anything else gives
+    /// nil, and the caller reads the change with `ValueReader` instead — as for rows, this only
+    /// takes the common case faster, with the same result.
+    func change(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> DeltaChange? {
+        var cursor = JSONCursor(buf, at: position)
+        @inline(__always) func key(_ name: StaticString, first: Bool = false) -> Bool {
+            cursor.skipWhitespace()
+            guard first || cursor.take(.comma) else { return false }
+            cursor.skipWhitespace()
+            guard cursor.literal(name) else { return false }
+            cursor.skipWhitespace()
+            guard cursor.take(.colon) else { return false }
+            cursor.skipWhitespace()
+            return true
+        }
+        @inline(__always) func code(_ names: [String]) -> Int32? {
+            guard let text = cursor.plainString() else { return nil }
+            return names.firstIndex { $0.utf8.elementsEqual(text) }.map(Int32.init)
+        }
+        guard cursor.take(.openBrace), key("\"type\"", first: true), let type = code(ChangeType.names),
+              key("\"recordID\""), let id = cursor.integer(), !(id.negative && id.magnitude == 0),
+              id.magnitude <= (id.negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)),
+              key("\"status\""), let status = code(ChangeStatus.names),
+              key("\"message\""), case .value(.ansiString(let message))? = entry(&cursor, .ansiString),
+              key("\"old\"") else { return nil }
+        var at = cursor.i
+        guard let old = read(buf, &at) else { return nil }
+        cursor.i = at
+        guard key("\"new\"") else { return nil }
+        at = cursor.i
+        guard let new = read(buf, &at) else { return nil }
+        cursor.i = at
+        cursor.skipWhitespace()
+        guard cursor.take(.closeBrace) else { return nil }
+        position = cursor.i
+        let recordID = id.negative ? Int32(truncatingIfNeeded: 0 &- Int64(id.magnitude)) : Int32(id.magnitude)
+        return DeltaChange(type: ChangeType(rawValue: type), recordID: recordID, status: ChangeStatus(rawValue: status),
+                           message: message, oldValues: old, newValues: new)
+    }
+
     /// One entry of a row (a distinct type, so that "not in the plain form" cannot be confused
     /// with NULL through optional promotion).
     enum Entry {

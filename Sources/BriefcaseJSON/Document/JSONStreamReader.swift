@@ -232,10 +232,18 @@ public struct JSONStreamReader {
         return streamed ? rows : nil
     }
 
-    /// A delta's `changes` at `i` (each change parsed as a `JSONValue`: deltas are small).
+    /// A delta's `changes` at `i`: each in its plain form straight from the bytes (`RowReader`),
+    /// else parsed as a `JSONValue` and read by `ValueReader`.
     private mutating func changes(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [DeltaChange]? {
         var changes: [DeltaChange] = []
+        let plain = RowReader(types: types, codePage: reader.codePage)
         let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
+            let start = this.i
+            if let change = plain.change(this.buf, &this.i) {
+                changes.append(change)
+                return
+            }
+            this.i = start
             let (value, next) = try this.parseValue(depth: 4)
             changes.append(try reader.change(Node(value, "\(path)[\(index)]").object(), types: types))
             this.i = next

@@ -6,17 +6,27 @@ extension Bin2Decoder {
         let changeCount = head.changeCount
         var changes: [DeltaChange] = []
         changes.reserveCapacity(changeCount)
-        for changeIndex in 0..<changeCount {
+        let storages = delta.loggedFields.map(\.type.storage)
+        try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, _) throws(BriefcaseError) in
+            changes.append(try decoder.decodeChange(&reader, loggedFields: delta.loggedFields, storages: storages, element: name))
+        }
+        delta.changes = changes
+        return delta
+    }
+
+    /// Reads `count` changes with `body` (given the change's index), errors prefixed with the
+    /// change: what `decodeDelta` and `validate`'s checks (`CheckedReading`) go through.
+    mutating func decodeChanges(_ reader: inout ByteReader, count: Int,
+                                _ body: (inout Bin2Decoder, inout ByteReader, Int) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+        for changeIndex in 0..<count {
             do throws(BriefcaseError) {
-                changes.append(try decodeChange(&reader, loggedFields: delta.loggedFields, element: name))
+                try body(&self, &reader, changeIndex)
             } catch {
                 var located = error
                 located.message = "change \(changeIndex): " + error.message
                 throw located
             }
         }
-        delta.changes = changes
-        return delta
     }
 
     /// Decodes a delta up to its first change; `changeCount` is the number of changes that follow.
@@ -57,13 +67,21 @@ extension Bin2Decoder {
                       changes: [], layout: layout), changeCount)
     }
 
-    private mutating func decodeChange(_ reader: inout ByteReader, loggedFields: [LoggedField], element: ByteString) throws(BriefcaseError) -> DeltaChange {
+    mutating func decodeChange(_ reader: inout ByteReader, loggedFields: [LoggedField], storages: [ValueStorage?],
+                               element: ByteString) throws(BriefcaseError) -> DeltaChange {
+        let head = try decodeChangeHead(&reader)
+        let old = try decodeChangeValues(&reader, loggedFields, storages: storages, mask: "old-value mask", element: element)
+        let new = try decodeChangeValues(&reader, loggedFields, storages: storages, mask: "new-value mask", element: element)
+        return DeltaChange(type: head.type, recordID: head.recordID, status: head.status, message: head.message, oldValues: old, newValues: new)
+    }
+
+    /// A change up to its values: type, record id, status, message.
+    mutating func decodeChangeHead(_ reader: inout ByteReader) throws(BriefcaseError)
+        -> (type: ChangeType, recordID: Int32, status: ChangeStatus, message: ByteString) {
         let type = ChangeType(rawValue: try reader.readInt32("change type"))
         let recordID = try reader.readInt32("record id")
         let status = ChangeStatus(rawValue: try reader.readInt32("change status"))
         let message = try reader.readLengthPrefixed("change message")
-        let old = try decodeValues(&reader, loggedFields, setBitIsValue: true, mask: "old-value mask", element: element)
-        let new = try decodeValues(&reader, loggedFields, setBitIsValue: true, mask: "new-value mask", element: element)
-        return DeltaChange(type: type, recordID: recordID, status: status, message: message, oldValues: old, newValues: new)
+        return (type, recordID, status, message)
     }
 }

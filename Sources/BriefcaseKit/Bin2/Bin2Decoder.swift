@@ -38,20 +38,28 @@ public struct Bin2Decoder {
     /// Decodes the element `entry` of an index whose positions are relative to `positionBase`
     /// (`ElementIndex.positionBase`): `bytes` must hold its range.
     public mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
+        try readElement(entry) { (decoder: inout Bin2Decoder, reader: inout ByteReader) throws(BriefcaseError) -> Element in
+            switch entry.kind {
+            case .table: return .table(try decoder.decodeTable(&reader, name: entry.name, positionBase: positionBase))
+            case .delta: return .delta(try decoder.decodeDelta(&reader, name: entry.name))
+            }
+        }
+    }
+
+    /// Reads the element `entry` with `body` (the model, or `validate`'s checks), which must
+    /// read exactly its bytes: errors name the element, and bytes left over are an error.
+    mutating func readElement<Product>(_ entry: ElementIndex.Entry,
+                                       _ body: (inout Bin2Decoder, inout ByteReader) throws(BriefcaseError) -> Product) throws(BriefcaseError) -> Product {
         let label = String(decoding: entry.name.bytes, as: UTF8.self)
         do throws(BriefcaseError) {
             var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
-            let element: Element
-            switch entry.kind {
-            case .table: element = .table(try decodeTable(&reader, name: entry.name, positionBase: positionBase))
-            case .delta: element = .delta(try decodeDelta(&reader, name: entry.name))
-            }
+            let product = try body(&self, &reader)
             guard reader.readableBytes == 0 else {
                 throw BriefcaseError(.invalidData,
                                      "\(entry.kind.label) ends here but \(reader.readableBytes) more bytes lie before the next element",
                                      offset: reader.readerIndex)
             }
-            return element
+            return product
         } catch {
             throw error.inElement(label)
         }

@@ -101,7 +101,7 @@ extension BriefcaseElements {
         /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
         /// report (the first time it comes, and only when it decodes) and to the sink (after
         /// `leftOut` for one that fails).
-        func takeOrSkip(_ decoded: DecodedElement, at i: Int, _ report: inout ElementConversionReport,
+        func takeOrSkip(_ decoded: DecodedElement<Element>, at i: Int, _ report: inout ElementConversionReport,
                         sink: inout Sink) throws(BriefcaseError) -> Element? {
             let again = !seen.insert(i).inserted
             switch decoded.outcome {
@@ -132,7 +132,7 @@ extension BriefcaseElements {
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
             var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation)
             defer { decoding.stop() }
-            func hand(_ element: Element, _ decoded: DecodedElement, at i: Int) throws(BriefcaseError) {
+            func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
             }
             while let (i, decoded) = decoding.next() {

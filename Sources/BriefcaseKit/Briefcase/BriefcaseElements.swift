@@ -40,21 +40,33 @@ public final class BriefcaseElements {
         /// Touches nothing but its arguments: worker threads decode side by side, each with its
         /// own `spare`.
         func decode(warnings: inout [DecodingWarning], reusing spare: inout [UInt8]) throws(BriefcaseError) -> Element {
-            try decode(warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range, reusing: &spare) }
+            try read(ModelReading(), warnings: &warnings, reusing: &spare)
         }
 
         /// The same, its bytes read into fresh memory.
         func decode(warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Element {
-            try decode(warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range) }
+            try read(ModelReading(), warnings: &warnings)
         }
 
-        private func decode(warnings: inout [DecodingWarning],
-                            reading: () throws(BriefcaseError) -> (bytes: [UInt8], base: Int)) throws(BriefcaseError) -> Element {
+        /// Reads the element with `reading` (the model, or `validate`'s checks) as `decode`
+        /// does, into fresh memory.
+        func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
+            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range) }
+        }
+
+        /// The same, into `spare`'s memory.
+        func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
+                                           reusing spare: inout [UInt8]) throws(BriefcaseError) -> Reading.Product {
+            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range, reusing: &spare) }
+        }
+
+        private func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
+                                                   bytes: () throws(BriefcaseError) -> (bytes: [UInt8], base: Int)) throws(BriefcaseError) -> Reading.Product {
             do throws(BriefcaseError) {
-                let (bytes, base) = try reading()
+                let (bytes, base) = try bytes()
                 var decoder = Bin2Decoder(bytes: bytes, base: base)
                 defer { warnings += decoder.warnings }  // also what it warned about before failing
-                return try decoder.decodeElement(indexEntry, positionBase: positionBase)
+                return try reading.read(&decoder, indexEntry, positionBase: positionBase)
             } catch {
                 guard error.file == nil, let path else { throw error }
                 throw error.inFile(path)
@@ -154,6 +166,11 @@ public final class BriefcaseElements {
     /// memory of the one before when nothing holds that any more.
     public func decode(_ i: Int, warnings: inout [DecodingWarning], reusingMemory: Bool = true) throws(BriefcaseError) -> Element {
         reusingMemory ? try elements[i].decode(warnings: &warnings, reusing: &spare) : try elements[i].decode(warnings: &warnings)
+    }
+
+    /// Reads element `i` with `reading`, into the memory of the one before.
+    func read<Reading: ElementReading>(_ i: Int, _ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
+        try elements[i].read(reading, warnings: &warnings, reusing: &spare)
     }
 
     /// Every element decoded, in order: the whole document, with the elements' warnings and then

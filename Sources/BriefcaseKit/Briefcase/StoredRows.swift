@@ -109,12 +109,13 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
             let windowEnd = min(end, windowStart + window.count)
             if position >= windowStart, position < windowEnd || head.fields.isEmpty {
                 var index = position - windowStart
-                let row = window.withUnsafeBufferPointer { buffer in
-                    Bin2Decoder.fastRow(buffer, window, position: &index, end: windowEnd - windowStart, storages: storages)
+                var collector = RecordCollector()
+                let read = window.withUnsafeBufferPointer { buffer in
+                    Bin2Decoder.fastRow(buffer, window, position: &index, end: windowEnd - windowStart, storages: storages, into: &collector)
                 }
-                if let row {
+                if read {
                     position = windowStart + index
-                    return row
+                    return collector.record
                 }
                 var reader = ByteReader(bytes: window, base: windowStart, readerIndex: position, endIndex: windowEnd)
                 var decoder = Bin2Decoder(bytes: window, base: windowStart)

@@ -27,38 +27,59 @@ extension ValidationRun {
 
     // MARK: tables
 
-    mutating func checkTable(_ table: Table, at item: Located) {
-        let name = table.name, file = item.file
+    /// Where a table's parts start (nil without bytes).
+    struct TableLayout {
+        var schemaFieldStarts: [Int?] = []
+        var fieldCountOffset: Int?
+        var descriptorStarts: [Int?] = []
+        var rowsStart: Int?
+    }
+
+    static func layout(of table: Table, at item: Located) -> TableLayout {
+        var layout = TableLayout()
         // Offsets: flag, schema end, schema, row count, field count, descriptors, rows.
         var offset = item.start.map { $0 + 5 }
-        var schemaFieldStarts: [Int?] = []
         if let schema = table.schema {
             offset = offset.map { $0 + 8 }
             for list in schema.fields {
-                schemaFieldStarts.append(offset)
+                layout.schemaFieldStarts.append(offset)
                 offset = offset.map { $0 + Self.size(of: list) }
             }
             offset = offset.map { $0 + 8 }
             for list in schema.parameters { offset = offset.map { $0 + Self.size(of: list) } }
         }
-        let fieldCountOffset = offset.map { $0 + 4 }
+        layout.fieldCountOffset = offset.map { $0 + 4 }
         offset = offset.map { $0 + 8 }
-        var descriptorStarts: [Int?] = []
         for field in table.fields {
-            descriptorStarts.append(offset)
+            layout.descriptorStarts.append(offset)
             offset = offset.map { $0 + 9 + field.name.count }
         }
+        layout.rowsStart = offset
+        return layout
+    }
 
-        if let schema = table.schema {
-            checkDescriptors(table, schema: schema, fieldCountOffset: fieldCountOffset, descriptorStarts: descriptorStarts,
-                             schemaFieldStarts: schemaFieldStarts, file: file)
-        }
+    /// The checks on a table's head: its row descriptors against its schema.
+    mutating func checkTableHead(_ table: Table, at item: Located) {
+        guard let schema = table.schema else { return }
+        let layout = Self.layout(of: table, at: item)
+        checkDescriptors(table, schema: schema, fieldCountOffset: layout.fieldCountOffset, descriptorStarts: layout.descriptorStarts,
+                         schemaFieldStarts: layout.schemaFieldStarts, file: item.file)
+    }
 
+    /// The checks on the values of a table's rows, in the model.
+    mutating func checkRows(_ table: Table, at item: Located) {
+        var offset = Self.layout(of: table, at: item).rowsStart
         let names = table.fields.map(\.name), storages = table.fields.map(\.type.storage)
         for (rowIndex, row) in table.rows.enumerated() {
-            checkRecord(row, names: names, storages: storages, offset: &offset, element: name, file: file) { fieldName in
-                { codePage in "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'" }
-            }
+            checkRow(row, index: rowIndex, names: names, storages: storages, offset: &offset, element: table.name, file: item.file)
+        }
+    }
+
+    /// The checks on the values of row `index`, which starts at `offset` (ends after it).
+    mutating func checkRow(_ row: Row, index rowIndex: Int, names: [ByteString], storages: [ValueStorage?], offset: inout Int?,
+                           element: ByteString, file: String?) {
+        checkRecord(row, names: names, storages: storages, offset: &offset, element: element, file: file) { fieldName in
+            { codePage in "row \(rowIndex), field '\(codePage.decodeForDisplay(fieldName))'" }
         }
     }
 
@@ -117,20 +138,8 @@ extension ValidationRun {
 
     // MARK: deltas
 
-    mutating func checkDelta(_ delta: Delta, at item: Located) {
-        let name = delta.name, file = item.file
-        guard delta.layout != .countOnly else { return }
-        if case .mismatchedCounts(let first) = delta.layout {
-            let second = delta.changes.count
-            let secondOffset = item.start.map { start in
-                start + 8 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + 4
-                    + delta.keyFields.reduce(0) { $0 + 4 + $1.count } + 1
-            }
-            add(.warning, .changeCounts,
-                "the first change count is \(first) but \(second) changes follow (second count\(secondOffset.map { " at offset \($0)" } ?? "")); the second one is used",
-                offset: item.start, element: name, file: file)
-        }
-
+    /// Where a delta's logged fields and its changes start (nil without bytes).
+    static func layout(of delta: Delta, at item: Located) -> (loggedStarts: [Int?], changesStart: Int?) {
         var offset = item.start.map { $0 + 8 }
         var loggedStarts: [Int?] = []
         for field in delta.loggedFields {
@@ -140,26 +149,58 @@ extension ValidationRun {
         offset = offset.map { $0 + 4 }
         for key in delta.keyFields { offset = offset.map { $0 + 4 + key.count } }
         offset = offset.map { $0 + 5 }
+        return (loggedStarts, offset)
+    }
 
-        checkLoggedFields(delta, loggedStarts: loggedStarts, file: file)
+    /// The checks on a delta's head: its two change counts (`changeCount` changes follow), its
+    /// logged fields against its table's columns.
+    mutating func checkDeltaHead(_ delta: Delta, changeCount: Int, at item: Located) {
+        let name = delta.name, file = item.file
+        guard delta.layout != .countOnly else { return }
+        if case .mismatchedCounts(let first) = delta.layout {
+            let second = changeCount
+            let secondOffset = item.start.map { start in
+                start + 8 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + 4
+                    + delta.keyFields.reduce(0) { $0 + 4 + $1.count } + 1
+            }
+            add(.warning, .changeCounts,
+                "the first change count is \(first) but \(second) changes follow (second count\(secondOffset.map { " at offset \($0)" } ?? "")); the second one is used",
+                offset: item.start, element: name, file: file)
+        }
+        checkLoggedFields(delta, loggedStarts: Self.layout(of: delta, at: item).loggedStarts, file: file)
+    }
 
+    /// The checks on a delta's changes: their codes and values.
+    mutating func checkChanges(_ delta: Delta, at item: Located) {
+        let name = delta.name, file = item.file
+        guard delta.layout != .countOnly else { return }
+        var offset = Self.layout(of: delta, at: item).changesStart
         let names = delta.loggedFields.map(\.name), storages = delta.loggedFields.map(\.type.storage)
         for (changeIndex, change) in delta.changes.enumerated() {
-            if !change.type.isKnown {
-                let code = change.type.rawValue
-                add(.error, .changeCodes, "change \(changeIndex) has change type \(code) (0 insert, 1 update, 2 delete)",
-                    offset: offset, element: name, file: file)
-            }
-            if !change.status.isKnown {
-                let code = change.status.rawValue
-                add(.error, .changeCodes, "change \(changeIndex) has status \(code) (0 pending, 1 resolved, 2 failed)",
-                    offset: offset.map { $0 + 8 }, element: name, file: file)
-            }
-            offset = offset.map { $0 + 16 + change.message.count }
-            for (side, values) in [("old", change.oldValues), ("new", change.newValues)] {
-                checkRecord(values, names: names, storages: storages, offset: &offset, element: name, file: file) { fieldName in
-                    { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
-                }
+            checkChange(change, index: changeIndex, names: names, storages: storages, offset: &offset, element: name, file: file)
+        }
+    }
+
+    /// The checks on change `changeIndex`, which starts at `offset` (ends after it): its codes
+    /// and values.
+    mutating func checkChange(_ change: DeltaChange, index changeIndex: Int, names: [ByteString], storages: [ValueStorage?],
+                              offset: inout Int?, element name: ByteString, file: String?) {
+        if !change.type.isKnown {
+            let code = change.type.rawValue
+            add(.error, .changeCodes, "change \(changeIndex) has change type \(code) (0 insert, 1 update, 2 delete)",
+                offset: offset, element: name, file: file)
+        }
+        if !change.status.isKnown {
+            let code = change.status.rawValue
+            add(.error, .changeCodes, "change \(changeIndex) has status \(code) (0 pending, 1 resolved, 2 failed)",
+                offset: offset.map { $0 + 8 }, element: name, file: file)
+        }
+        offset = offset.map { $0 + 16 + change.message.count }
+        for sideIndex in 0 ..< 2 {  // (no array of the values per change)
+            let old = sideIndex == 0, side = old ? "old" : "new"
+            checkRecord(old ? change.oldValues : change.newValues, names: names, storages: storages, offset: &offset,
+                        element: name, file: file) { fieldName in
+                { codePage in "change \(changeIndex), \(side) value of '\(codePage.decodeForDisplay(fieldName))'" }
             }
         }
     }
@@ -225,7 +266,7 @@ extension ValidationRun {
             add(.error, .wideText, { "\(context($0)): \(problem.message)" },
                 offset: problem.unit.flatMap { unit in offset.map { $0 + 4 + 2 * unit } } ?? offset, element: element, file: file)
         case .decimal(let decimal):
-            guard decimal.scale > 28 || decimal.flags & 0x7F00_FFFF != 0 else { return }
+            guard Self.decimalHasProblem(flags: decimal.flags) else { return }
             let context = makeContext()
             if decimal.scale > 28 {
                 add(.error, .decimal, { "\(context($0)): decimal scale \(decimal.scale) is above 28" },
@@ -252,13 +293,16 @@ extension ValidationRun {
     /// The first problem of UTF-16LE bytes: an odd length, or an unpaired surrogate (with its
     /// code unit index).
     static func wideTextProblem(_ text: ByteString) -> (message: String, unit: Int?)? {
-        let bytes = text.bytes
+        text.withUnsafeBufferPointer { wideTextProblem($0) }
+    }
+
+    static func wideTextProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> (message: String, unit: Int?)? {
         if bytes.count % 2 != 0 {
             return ("UTF-16 text has an odd byte length (\(bytes.count))", nil)
         }
-        var i = bytes.startIndex, unit = 0
+        var i = 0, unit = 0
         var pendingHigh: (unit: Int, value: UInt16)?
-        while i < bytes.endIndex {
+        while i < bytes.count {
             let value = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
             switch value {
             case 0xD800...0xDBFF:
@@ -279,8 +323,13 @@ extension ValidationRun {
 
     /// The index of the first character that breaks `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`, or nil.
     static func guidProblem(_ bytes: ByteString) -> Int? {
+        bytes.bytes.withUnsafeBufferPointer { guidProblem($0) }
+    }
+
+    @inline(__always)
+    static func guidProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count == 36 else { return min(bytes.count, 36) }
-        for (i, byte) in bytes.bytes.enumerated() {
+        for (i, byte) in bytes.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 if byte != UInt8(ascii: "-") { return i }
             } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)) {
@@ -288,6 +337,55 @@ extension ValidationRun {
             }
         }
         return nil
+    }
+
+    /// Whether 36 bytes are `8-4-4-4-12` hexadecimal text (`guidProblem` finds nothing), eight
+    /// or four bytes at a time.
+    @inline(__always)
+    static func isGUIDText(_ base: UnsafePointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(base), dash = UInt8(ascii: "-")
+        guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        /// The high bit of each byte (all below 0x80) set when the byte is in `low ... high`.
+        @inline(__always) func inRange(_ x: UInt64, _ low: UInt64, _ top: UInt64) -> UInt64 {
+            (x &+ ones &* (0x80 &- low)) & ~(x &+ ones &* (0x7F &- top)) & high
+        }
+        @inline(__always) func hex(_ x: UInt64) -> Bool {
+            x & high == 0 && inRange(x, 0x30, 0x39) | inRange(x | 0x2020_2020_2020_2020, 0x61, 0x66) == high
+        }
+        @inline(__always) func hex4(_ offset: Int) -> Bool {  // (the upper half filled with '0's)
+            hex(UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) | 0x3030_3030_0000_0000)
+        }
+        return hex(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+            && hex(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self)))
+            && hex4(9) && hex4(14) && hex4(19) && hex4(24)
+    }
+
+    /// Whether a decimal's flags are what the `decimal` check reports: a scale above 28, or bits
+    /// set besides the scale (16–23) and the sign (31).
+    @inline(__always)
+    static func decimalHasProblem(flags: UInt32) -> Bool {
+        (flags >> 16) & 0xFF > 28 || flags & 0x7F00_FFFF != 0
+    }
+
+    /// False when `wideTextProblem` finds nothing in these UTF-16LE bytes for sure: an even
+    /// length and no surrogate code unit (true does not mean a problem: a paired surrogate).
+    @inline(__always)
+    static func mayHaveWideTextProblem(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        if count & 1 != 0 { return true }
+        // Four code units at a time: a unit is a surrogate when its top five bits are 11011.
+        var i = 0
+        while count &- i >= 8 {
+            let units = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let v = (units & 0xF800_F800_F800_F800) ^ 0xD800_D800_D800_D800       // a lane is 0 for a surrogate
+            if (v &- 0x0001_0001_0001_0001) & ~v & 0x8000_8000_8000_8000 != 0 { return true }
+            i &+= 8
+        }
+        while i < count {
+            if base[i &+ 1] & 0xF8 == 0xD8 { return true }
+            i &+= 2
+        }
+        return false
     }
 
     // MARK: sizes

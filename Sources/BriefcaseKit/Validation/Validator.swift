@@ -38,7 +38,16 @@ public enum Validator {
     /// Validates a `DABRC600` file or a bare `DABIN200` stream held in memory.
     public static func validate(bytes: [UInt8], container: ContainerFormat, path: String,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        validate(bytes: bytes, container: container, path: path, options: options, checkingWhileReading: true)
+    }
+
+    /// `checkingWhileReading` false: the elements are decoded into the model and every check
+    /// runs over it at the end — how `validate` worked before it checked values in the decoder's
+    /// pass, kept for the tests that compare the two.
+    static func validate(bytes: [UInt8], container: ContainerFormat, path: String, options: ValidationOptions,
+                         checkingWhileReading: Bool) -> ValidationReport {
         var run = ValidationRun(options: options)
+        run.checkingWhileReading = checkingWhileReading
         do throws(BriefcaseError) {
             try run.addFile(.memory(bytes), container: container, file: nil)
         } catch {
@@ -81,7 +90,8 @@ public enum Validator {
             $0.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()) && !$0.hasPrefix(".")
         }
         for name in tableFiles {
-            // One file open at a time, closed when its elements are checked.
+            // (Its handle is kept for a second pass if the code page needs one; `OpenDescriptors`
+            // keeps few descriptors open, whatever the number of files.)
             try run.addFile(.file(try RandomAccessFile(path: path + "/" + name)), container: .dabriefcase, file: name)
         }
         let plistPath = path + "/" + Briefcase.propertiesFileName
@@ -125,6 +135,19 @@ struct ValidationRun {
         var offset: Int?
         var element: ByteString?
         var file: String?
+        var rank: Rank
+    }
+
+    /// Where a finding comes in the order of the checks as they run over a whole decoded
+    /// briefcase — what the finding cap keeps and how ties in the report's order are broken —
+    /// whenever it is made: the checks on values run as each element is read, the checks on
+    /// heads (which need every element, and the code page) at the end, but a report lists
+    /// findings as if: decoding findings (phase 0), duplicate names (1), then element by element
+    /// (2, the element's place) its head's findings (part 0) before its values' (part 1).
+    struct Rank: Comparable {
+        var phase = 0, ordinal = 0, part = 0
+        static func < (a: Rank, b: Rank) -> Bool { (a.phase, a.ordinal, a.part) < (b.phase, b.ordinal, b.part) }
+        static let decoding = Rank()
     }
 
     /// A decoded element and where it is (nil offsets for a model without bytes).
@@ -133,6 +156,11 @@ struct ValidationRun {
         var file: String?
         /// The first byte of the element's body.
         var start: Int?
+        /// The element is a head (a table without rows, a delta without changes) whose values
+        /// were checked as it was read (`CheckedElement`).
+        var valuesChecked = false
+        /// A delta's changes (also when `valuesChecked` dropped them).
+        var changeCount = 0
     }
 
     /// An element name as the index (or the model) lists it, for the duplicate check.
@@ -158,12 +186,22 @@ struct ValidationRun {
     var counts: [CapKey: Int] = [:]
     /// The keys past `Validator.findingLimit`, in the order they got there, with the severity of
     /// the last finding kept for each (no scan of `pending` per key: that was quadratic).
-    var capped: [CapKey] = []
+    var capped: [(key: CapKey, rank: Rank)] = []
     var lastSeverity: [CapKey: Severity] = [:]
     /// The decoded tables by `nameKey`, for matching deltas to tables (built on first use).
     var tablesByName: [[UInt8]: [(Table, String?)]]?
     /// Set while the model checks run.
     var codePage: CodePage = .utf8
+    /// Values checked as the decoder reads them (`CheckedReading`), or in the model at the end.
+    var checkingWhileReading = true
+    /// What findings are ranked as now (`Rank`).
+    var rank = Rank.decoding
+    /// The element readers of the files read (`addFile`), with the positions of the elements
+    /// that decoded, for detecting the code page when the values are not all UTF-8.
+    var readers: [(elements: BriefcaseElements, positions: [Int])] = []
+    /// Whether every 8-bit value string of the elements read with `CheckedReading` is valid
+    /// UTF-8, and the first of them that is not ASCII.
+    var values = EightBitValues()
 
     init(options: ValidationOptions) {
         self.options = options
@@ -180,10 +218,10 @@ struct ValidationRun {
         let key = CapKey(file: file, element: element, check: check)
         let count = counts[key, default: 0] + 1
         counts[key] = count
-        if count == Validator.findingLimit + 1 { capped.append(key) }
+        if count == Validator.findingLimit + 1 { capped.append((key, rank)) }
         guard count <= Validator.findingLimit else { return }
         lastSeverity[key] = severity
-        pending.append(Pending(severity: severity, check: check, message: message, offset: offset, element: element, file: file))
+        pending.append(Pending(severity: severity, check: check, message: message, offset: offset, element: element, file: file, rank: rank))
     }
 
     // MARK: inputs
@@ -229,57 +267,8 @@ struct ValidationRun {
                 offset: trailing.offset, file: file)
         }
 
-        // The elements through the one element reader, into the checks (damaged ones left out
-        // and reported); the code page is decided at the end (`finish`), none is detected here.
-        let elements = BriefcaseElements(source, container: container, properties: [], headerPadding: .empty, index: index)
-        var checks = ElementChecks(run: self, entries: index.entries, index: index, source: source, file: file)
-        self = ValidationRun(options: options)  // (the checks hold the run meanwhile: no second copy of its findings)
-        defer { self = checks.run }
-        _ = try elements.read(into: &checks, encoding: .utf8, skipDamaged: true, jobs: options.jobs)
-    }
-
-    /// The elements of one file as a sink: each one decoded is kept for the model checks, each
-    /// one left out is an error (and an overlap, when it reads on into the next), and what the
-    /// decoder warned about is classified.
-    struct ElementChecks: BriefcaseSink {
-        var run: ValidationRun
-        let entries: [ElementIndex.Entry]
-        let index: ElementIndex
-        let source: BriefcaseSource
-        let file: String?
-
-        mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {}
-        mutating func finish() throws(BriefcaseError) {}
-        mutating func abandon() {}
-
-        mutating func element(_ element: Element) throws(BriefcaseError) {
-            throw BriefcaseError(.invalidModel, "internal: the checks are fed by a source that gives positions")
-        }
-
-        mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
-            run.located.append(Located(element: element, file: file, start: entries[position].range.lowerBound))
-        }
-
-        mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {
-            let entry = entries[position]
-            let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
-            run.add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
-            if check == .decoding { try run.diagnoseOverrun(entry, index: index, source: source, file: file) }
-        }
-
-        mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {
-            for warning in warnings {
-                let check: ValidationCheck
-                if warning.message.hasPrefix("schema end position") {
-                    check = .schemaEnd
-                } else if warning.message.contains("padding bits") {
-                    check = .maskPadding
-                } else {
-                    check = .decoding
-                }
-                run.add(.warning, check, warning.message, offset: warning.offset, element: entries[position].name, file: file)
-            }
-        }
+        try addElements(BriefcaseElements(source, container: container, properties: [], headerPadding: .empty, index: index),
+                        index: index, source: source, file: file)
     }
 
     /// An element that failed to decode: when its data reads through, past its end, it overlaps what the index places after it (the next element, or the index itself).
@@ -318,7 +307,9 @@ struct ValidationRun {
     /// An element without bytes.
     mutating func addElement(_ element: Element) {
         listed.append(Listed(kind: element.kind, name: element.name, file: nil, entryOffset: nil))
-        located.append(Located(element: element, file: nil, start: nil))
+        var changeCount = 0
+        if case .delta(let delta) = element { changeCount = delta.changes.count }
+        located.append(Located(element: element, file: nil, start: nil, changeCount: changeCount))
     }
 
     // MARK: result
@@ -328,27 +319,39 @@ struct ValidationRun {
         if let chosen = options.codePage {
             codePage = chosen
         } else {
-            let detection = CodePage.detect(in: Bin2Stream(elements: located.map(\.element)), properties: properties)
+            let detection = detectCodePage()
             codePage = detection.codePage
             if !detection.codePage.isUTF8 { reason = detection.reason }
         }
 
+        rank = Rank(phase: 1)
         checkDuplicateNames()
-        for item in located {
+        for (i, item) in located.enumerated() {
+            rank = Rank(phase: 2, ordinal: i, part: 0)
             switch item.element {
-            case .table(let table): checkTable(table, at: item)
-            case .delta(let delta): checkDelta(delta, at: item)
+            case .table(let table): checkTableHead(table, at: item)
+            case .delta(let delta): checkDeltaHead(delta, changeCount: item.changeCount, at: item)
+            }
+            guard !item.valuesChecked else { continue }
+            rank.part = 1
+            switch item.element {
+            case .table(let table): checkRows(table, at: item)
+            case .delta(let delta): checkChanges(delta, at: item)
             }
         }
-        for key in capped {
+        // In the order the checks would have made them over the whole briefcase (`Rank`; the
+        // order they were made in within a rank), then a line for each capped key, in the order
+        // the keys reached the cap in that same order.
+        var ordered = pending.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        for (_, (key, rank)) in capped.enumerated().sorted(by: { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }) {
             let count = counts[key] ?? 0, severity = lastSeverity[key] ?? .error
             let more = "\(count - Validator.findingLimit) more \(key.check.rawValue) findings in this element are not shown"
-            pending.append(Pending(severity: severity, check: key.check, message: { _ in more },
-                                   offset: nil, element: key.element, file: key.file))
+            ordered.append(Pending(severity: severity, check: key.check, message: { _ in more },
+                                   offset: nil, element: key.element, file: key.file, rank: rank))
         }
 
         var errors: [Finding] = [], warnings: [Finding] = []
-        for item in pending {
+        for item in ordered {
             let finding = Finding(item.check, item.message(codePage), offset: item.offset,
                                   element: item.element.map(codePage.decodeForDisplay), file: item.file)
             if item.severity == .error || options.strict { errors.append(finding) } else { warnings.append(finding) }
