@@ -19,6 +19,8 @@ let package = Package(
         // Briefcases in Swift's own terms: String names, typed values, Codable rows, edits
         // recorded as pending changes (Spec/records-api.md).
         .library(name: "BriefcaseRecords", targets: ["BriefcaseRecords"]),
+        // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
+        .library(name: "BriefcaseSQLite", targets: ["BriefcaseSQLite"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
@@ -37,25 +39,30 @@ let package = Package(
         .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
+        // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "BriefcaseSQLite", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "CSQLite"]),
         // Small C helpers: system calls Swift's Glibc module does not expose (renameat2), and the
         // SIMD scan that finds a JSON array's items for parsing them on several threads.
         .target(name: "CSystemShims"),
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "CSystemShims",
+                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
         // Benchmarks: `swift run -c release briefcase-bench --size 100MB` (README, "Benchmarks").
-        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore"], path: "Sources/BriefcaseBench"),
+        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
+        // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
+        .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]

@@ -64,6 +64,12 @@ enum Operation: String, CaseIterable {
     /// dabriefcase → folder the lazy way: `Briefcase.open` + `write(to:as: .folder)`, which copies
     /// the tables' bytes without decoding them.
     case toFolderLazy = "to-folder-lazy"
+    /// dabriefcase → sqlite as `briefcase convert … x.sqlite` does it: element by element into
+    /// `SQLiteSink` (each table's current rows and exact bytes, one transaction).
+    case toSQLite = "to-sqlite"
+    /// sqlite → dabriefcase: the database (written first, not timed) read by `SQLiteSource` into
+    /// the stream writer (checked equal to the input).
+    case fromSQLite = "from-sqlite"
     /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
     /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
     case jq
@@ -83,6 +89,8 @@ enum Operation: String, CaseIterable {
         case .toSnapshot: return "dabriefcase → snapshot"
         case .toFolder: return "dabriefcase → folder"
         case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
+        case .toSQLite: return "dabriefcase → sqlite"
+        case .fromSQLite: return "sqlite → dabriefcase"
         case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
@@ -93,7 +101,7 @@ enum Operation: String, CaseIterable {
     /// Whether `jq` can be started (the `jq` operation is skipped otherwise).
     static let jqInstalled = System.run(["jq", "--version"]).status == 0
     /// Conversions, which the memory target applies to.
-    var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy].contains(self) }
+    var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy, .toSQLite, .fromSQLite].contains(self) }
 }
 
 /// What one child measured.
@@ -261,6 +269,27 @@ enum Measure {
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)
+
+        case .toSQLite:
+            let path = output + ".sqlite"
+            cpuStart = System.cpuTime(); start = System.now()
+            try SQLiteBench.toSQLite(input, path, jobs: jobs)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify { note = "sqlite \(System.fileSize(path)) bytes" }
+            System.remove(path)
+
+        case .fromSQLite:
+            let database = output + ".sqlite", path = output + ".daBriefcase"
+            try SQLiteBench.toSQLite(input, database, jobs: jobs)
+            cpuStart = System.cpuTime(); start = System.now()
+            try SQLiteBench.fromSQLite(database, path)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard sameContents(path, input) else { System.fail("from-sqlite: the output differs from the original briefcase") }
+                note = "output equals the original byte for byte"
+            }
+            System.remove(path)
+            System.remove(database)
 
         case .toFolderLazy:
             let path = output + ".briefcase"

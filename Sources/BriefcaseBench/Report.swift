@@ -75,6 +75,11 @@ struct Report {
             }
         case .fromJSON: speed(150)
         case .openOne: checks.append("< 50 ms " + (result.seconds < 0.05 ? "ok" : "**MISS**"))
+        case .toSQLite:
+            if let json = size.result(.toJSON) {
+                let ratio = Double(result.medianNanoseconds) / Double(max(1, json.medianNanoseconds))
+                checks.append(String(format: "≤ 3× → json (%.1f×) ", ratio) + (ratio <= 3 ? "ok" : "**MISS**"))
+            }
         default: break
         }
         if operation.isConversion {

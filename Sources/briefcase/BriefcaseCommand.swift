@@ -12,8 +12,9 @@ struct BriefcaseCommand: ParsableCommand {
 
         Formats: dabriefcase, folder (a .briefcase directory), bin2, json (this tool's lossless JSON \
         document; see Spec/json-format.md), snapshot (a Dropbox Datastore snapshot document; see \
-        Spec/datastore-mapping.md).
-        Formats are recognised by extension (.daBriefcase, .briefcase, .bin2, .json, .snapshot.json), a directory, or content; --from and \
+        Spec/datastore-mapping.md), sqlite (an SQLite database: each table's current rows under its \
+        own name; see Spec/sqlite-mapping.md).
+        Formats are recognised by extension (.daBriefcase, .briefcase, .bin2, .json, .snapshot.json, .sqlite, .db), a directory, or content; --from and \
         --to always win.
 
         Exit status: 0 success, 1 invalid input or refused conversion, 2 usage, missing file or I/O error.
@@ -23,8 +24,9 @@ struct BriefcaseCommand: ParsableCommand {
           briefcase cat Orders.daBriefcase --table Customers --format csv
           briefcase convert Orders.daBriefcase Orders.json
           briefcase convert Orders.json Orders.daBriefcase
+          briefcase query Orders.daBriefcase 'select * from Orders' --format table
         """,
-        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self]
+        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self, QueryCommand.self]
     )
 }
 

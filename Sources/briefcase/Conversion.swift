@@ -2,6 +2,7 @@ import ArgumentParser
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseSQLite
 
 /// `convert`: the input opened as a source, the output made as a sink, and one read from the one
 /// into the other (README, "Architecture"). Element by element wherever the formats allow it:
@@ -33,6 +34,9 @@ struct Conversion {
         case .folder:
             guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
             var sink = FolderConversionOutput(path: output)
+            try convert(into: &sink)
+        case .sqlite:
+            var sink = try SQLiteConversionOutput(path: output)
             try convert(into: &sink)
         case .snapshot:
             var sink = try SnapshotConversionOutput(path: output, inputPath: input, ignoreLimits: ignoreLimits, progress: writing)

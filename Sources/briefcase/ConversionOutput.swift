@@ -2,6 +2,7 @@ import JSONCore
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseSQLite
 
 /// Where `convert` writes: the output format's sink over a temporary file or folder next to
 /// OUTPUT (or standard output), moved into place by `finish` once everything is written, so a
@@ -160,5 +161,28 @@ struct SnapshotConversionOutput: AtomicFileOutput {
             error.element = last.element
             throw error
         }
+    }
+}
+
+/// An SQLite database (`SQLiteSink`) written into a temporary file next to OUTPUT, which takes
+/// its place once complete.
+struct SQLiteConversionOutput: ConversionOutput {
+    var inner: SQLiteSink
+    private var file: AtomicOutput
+
+    init(path: String) throws(BriefcaseError) {
+        guard path != "-" else { throw BriefcaseError(.io, "an SQLite database cannot be written to standard output", file: path) }
+        file = try AtomicOutput(path: path)
+        inner = SQLiteSink(path: file.temporaryPath!)
+    }
+
+    mutating func finish() throws(BriefcaseError) {
+        try inner.finish() // closes the database: every byte is in the file
+        try file.commit()
+    }
+
+    mutating func discard() {
+        inner.abandon()
+        file.discard()
     }
 }

@@ -20,6 +20,12 @@ struct ConvertCommand: ParsableCommand {
         member (Spec/datastore-mapping.md). A snapshot that breaks a datastore size limit is \
         refused unless --ignore-limits is given.
 
+        dabriefcase → sqlite makes a real SQLite database: each table's current rows (pending \
+        delta applied) under its exact name, beside _briefcase tables that give the file back \
+        byte for byte (Spec/sqlite-mapping.md). Rows inserted, updated or deleted there with SQL \
+        become, on the way back, pending changes of their table; a value that does not fit its \
+        field is refused, naming table, row and field.
+
         A table whose bytes do not decode (while the header, properties and element index are \
         sound) stops the conversion with an error naming the file, the element and the offset, \
         and nothing is written. With --skip-damaged the other tables are converted, each element \
@@ -33,6 +39,8 @@ struct ConvertCommand: ParsableCommand {
           briefcase convert Orders.daBriefcase Orders.json.gz      (gzip: a trailing .gz, in or out)
           briefcase convert Orders.daBriefcase Orders.snapshot.json
           briefcase convert Orders.snapshot.json Orders.daBriefcase
+          briefcase convert Orders.daBriefcase Orders.sqlite
+          briefcase convert Orders.sqlite Orders.daBriefcase --force   (SQL edits → pending changes)
           briefcase convert Damaged.daBriefcase Rescued.json --skip-damaged
         """
     )

@@ -8,7 +8,7 @@ import Darwin
 
 /// The formats of ../shared/cli-contract.md.
 enum FileFormat: String, ExpressibleByArgument, CaseIterable {
-    case dabriefcase, folder, bin2, json, snapshot
+    case dabriefcase, folder, bin2, json, snapshot, sqlite
 
     /// The format a path's extension names (`.snapshot.json` before `.json`), case-insensitively;
     /// a trailing `.gz` (gzip around the format) is looked through.
@@ -18,6 +18,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".dabriefcase") { return .dabriefcase }
         if lower.hasSuffix(".bin2") { return .bin2 }
+        if lower.hasSuffix(".sqlite") || lower.hasSuffix(".db") { return .sqlite }
         var trimmed = lower
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         if trimmed.hasSuffix(".briefcase") { return .folder }
@@ -37,6 +38,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
             throw BriefcaseError(.io, "no such file", file: path)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
+        if try FileIO.readPrefix(path, count: 16).elementsEqual(Self.sqliteSignature) { return .sqlite }
         let head = try GzipInput.readPrefix(path, count: 8) // gzip (1f 8b): what is inside
         if head.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
         if head.starts(with: Array("DABIN200".utf8)) { return .bin2 }
@@ -51,6 +53,9 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         }
         throw ValidationError("cannot tell the output format from '\(path)'; name it with --to (\(allCases.map(\.rawValue).joined(separator: ", ")))")
     }
+
+    /// The first 16 bytes of every SQLite 3 database.
+    static let sqliteSignature = Array("SQLite format 3\0".utf8)
 
     var container: ContainerFormat? {
         switch self {

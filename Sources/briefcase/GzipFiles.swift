@@ -61,6 +61,9 @@ enum GzipInput {
         if format == .folder && path != "-" && Gzip.hasSuffix(path) {
             throw ValidationError("'\(path)': a folder briefcase cannot be gzipped; use a single-file format (e.g. .daBriefcase.gz or .json.gz) or drop the .gz")
         }
+        if format == .sqlite && (path == "-" || Gzip.hasSuffix(path)) {
+            throw ValidationError("'\(path)': an SQLite database is read and written in place: not gzipped, not standard input or output")
+        }
     }
 }
 
@@ -87,7 +90,7 @@ extension FileFormat {
         case .dabriefcase: return .prefix(Array("DABRC".utf8))
         case .bin2: return .prefix(Array("DABIN200".utf8))
         case .json, .snapshot: return .json
-        case .folder: return .any
+        case .folder, .sqlite: return .any
         }
     }
 }

@@ -1,6 +1,7 @@
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseSQLite
 
 /// An input of any format opened as a source (README, "Architecture"): a binary briefcase on disk
 /// (standard input and gzip spooled first) or a folder, read by offset element by element; a JSON
@@ -37,6 +38,7 @@ struct InputSource {
         case .snapshot:
             let loaded = try SnapshotInput.load(path)
             try loaded.document.read(into: &sink, codePage: loaded.codePage)
+        case .sqlite: try readSQLite(into: &sink)
         }
     }
 
@@ -148,6 +150,18 @@ struct InputSource {
             // Errors of the spooled copy are told about the input, their offsets in decompressed data.
             guard let spooled, error.file == nil || error.file == path else { throw error }
             throw error.kind == .invalidModel || error.kind == .io ? error : spooled.relabel(error)
+        }
+    }
+
+    // MARK: SQLite input
+
+    /// A database this mapping wrote, opened read-only; the edits made in its current-rows tables
+    /// become pending changes (Spec/sqlite-mapping.md §5), each edited table told on standard error.
+    private func readSQLite<Sink: BriefcaseSink>(into sink: inout Sink) throws {
+        try GzipInput.refuseFolder(.sqlite, path)
+        let source = try SQLiteSource(path: path)
+        for edits in try source.read(into: &sink, encoding: encoding) {
+            Console.note("\(path): table '\(edits.table)': \(edits.inserts) inserted, \(edits.updates) updated, \(edits.deletes) deleted row(s) recorded as pending changes")
         }
     }
 }

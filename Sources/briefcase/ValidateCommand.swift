@@ -3,6 +3,7 @@ import ArgumentParser
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -112,6 +113,16 @@ struct ValidateCommand: ParsableCommand {
         if format == .folder {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
             return try Validator.validateFolder(at: path, options: options)
+        }
+        if format == .sqlite || (format == nil && path != "-" && (try? FileIO.readPrefix(path, count: 16)) == FileFormat.sqliteSignature) {
+            // The briefcase the database gives back (edits included), checked as a document.
+            var sink = ValidationSink(path: path, format: "sqlite", options: options)
+            do throws(BriefcaseError) {
+                try SQLiteSource(path: path).read(into: &sink)
+            } catch {
+                return ValidationReport.failure(path: path, format: "sqlite", check: .input, error: error)
+            }
+            return sink.report!
         }
         // Standard input and gzip are spooled (inflated) into a temporary file first, then read
         // like a file on disk; a binary briefcase is read by offset, never whole.

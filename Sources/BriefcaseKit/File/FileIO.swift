@@ -91,7 +91,9 @@ public enum FileIO {
 public struct AtomicOutput {
     /// The destination ("-" for standard output).
     public let path: String
-    private let temporaryPath: String?
+    /// The file being written, until `commit` moves it to `path` (nil for standard output); a
+    /// writer that needs a path rather than bytes (SQLite) writes there.
+    public let temporaryPath: String?
     private var fd: Int32
     private var finished = false
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).

@@ -38,7 +38,22 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
         let (y, m, d) = CivilDate.fromDays(days + CivilDate.oleEpochDays)
         guard (1...9999).contains(y) else { return nil }
         let hh = ms / 3_600_000, mm = ms / 60_000 % 60, ss = ms / 1000 % 60, sss = ms % 1000
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(hh, 2) + ":" + pad(mm, 2) + ":" + pad(ss, 2) + "." + pad(sss, 3)
+        // Digits into one small buffer: this runs for every DateTime value that is printed.
+        return String(unsafeUninitializedCapacity: 23) { buffer in
+            var index = 0
+            func put(_ n: Int64, _ width: Int, then separator: UInt8?) {
+                for position in (0..<width).reversed() {
+                    var digit = n
+                    for _ in 0..<position { digit /= 10 }
+                    buffer[index] = UInt8(48 + digit % 10)
+                    index += 1
+                }
+                if let separator { buffer[index] = separator; index += 1 }
+            }
+            put(y, 4, then: 45); put(m, 2, then: 45); put(d, 2, then: 84)
+            put(hh, 2, then: 58); put(mm, 2, then: 58); put(ss, 2, then: 46); put(sss, 3, then: nil)
+            return index
+        }
     }
 
     /// The date as ISO 8601 text when it is one, else the number.
@@ -76,11 +91,6 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
             if fraction != 0 { millis -= (Self.millisecondsPerDay + fraction) * 2 }
         }
         self.init(Double(millis) / Double(Self.millisecondsPerDay))
-    }
-
-    private func pad(_ n: Int64, _ width: Int) -> String {
-        let s = String(n)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 }
 

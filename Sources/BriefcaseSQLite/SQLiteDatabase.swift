@@ -1,0 +1,131 @@
+import BriefcaseKit
+import CSQLite
+
+/// A connection to an SQLite database (the system's libsqlite3): the few calls the SQLite
+/// format needs, every failure a `BriefcaseError` naming the file. Not shared between threads.
+public final class SQLiteDatabase {
+    let handle: OpaquePointer
+    /// The file, named in errors (":memory:" for an in-memory database).
+    public let path: String
+
+    /// How a database is opened.
+    public enum Mode: Sendable {
+        /// Creates the file (or opens it) for writing.
+        case create
+        /// Reads only: nothing in the file can be changed through this connection, whatever it
+        /// holds (Spec/sqlite-mapping.md §7).
+        case readOnly
+        /// A private database of this connection (`query` over a briefcase that is not SQLite):
+        /// in memory, and when it outgrows SQLite's page cache, in a temporary file SQLite has
+        /// already unlinked (an empty file name), so a large briefcase does not have to fit in
+        /// memory and nothing is left behind.
+        case memory
+    }
+
+    /// Configures SQLite once, before its first connection (after that, `sqlite3_config` is refused).
+    private static let configured: Bool = briefcase_sqlite_configure() == SQLITE_OK
+
+    /// Opens (or, with `.create`, creates) the database at `path`; a refusal names the file.
+    public init(path: String, mode: Mode) throws(BriefcaseError) {
+        _ = Self.configured
+        self.path = path
+        var connection: OpaquePointer?
+        let flags: Int32
+        switch mode {
+        case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let status = sqlite3_open_v2(mode == .memory ? "" : path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let connection { sqlite3_close_v2(connection) }
+            throw BriefcaseError(mode == .readOnly ? .invalidData : .io, "cannot open the SQLite database: \(message)", file: path)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(handle, 1)
+        // A hostile schema cannot make us run what it wants: no ATTACH (no other file is ever
+        // opened or created), no functions with side effects called from views or triggers, no
+        // writes to the schema tables, no extension loading.
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
+        if mode == .readOnly { try? execute("PRAGMA query_only = ON") }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs statements that return no rows (the schema, transactions, pragmas).
+    public func execute(_ sql: String) throws(BriefcaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(message)
+            throw error(text)
+        }
+    }
+
+    /// The first statement of `sql`, compiled to run (and run again) with bound values.
+    public func prepare(_ sql: String) throws(BriefcaseError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let status = sql.withCString { sqlite3_prepare_v2(handle, $0, -1, &statement, &tail) }
+        guard status == SQLITE_OK, let statement else {
+            throw error(status == SQLITE_OK ? "no SQL statement in '\(sql)'" : lastMessage)
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    /// Whether the database has a table or view named `name` (exactly, as SQLite compares names).
+    public func schemaObject(named name: String) throws(BriefcaseError) -> String? {
+        let statement = try prepare("SELECT type FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')")
+        try statement.bind(.text(name), at: 1)
+        return try statement.step() ? statement.value(at: 0).text : nil
+    }
+
+    /// The blob in `column` of the row `rowID` of `table` (in database "main"), read straight into
+    /// one array (incremental blob I/O: SQLite does not hold a second copy of a large value);
+    /// nil when the value is not a blob.
+    func readBlob(table: String, column: String, rowID: Int64) throws(BriefcaseError) -> [UInt8]? {
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(handle, "main", table, column, rowID, 0, &blob) == SQLITE_OK, let blob else {
+            if let blob { sqlite3_blob_close(blob) }
+            // Not a blob (or no such row): the caller says what it expected.
+            return nil
+        }
+        defer { sqlite3_blob_close(blob) }
+        let count = Int(sqlite3_blob_bytes(blob))
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
+            initialized = failed ? 0 : count
+        }
+        guard !failed else { throw error(lastMessage) }
+        return bytes
+    }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Whether the last failure was a constraint (NOT NULL, UNIQUE) or a value the rowid alias
+    /// cannot hold.
+    var failedOnConstraint: Bool {
+        let code = sqlite3_errcode(handle) & 0xFF
+        return code == SQLITE_CONSTRAINT || code == SQLITE_MISMATCH
+    }
+
+    func error(_ message: String) -> BriefcaseError {
+        BriefcaseError(.invalidData, "SQLite: \(message)", file: path)
+    }
+
+    /// `"name"`: an identifier quoted the SQL way (doubled quotes inside), whatever it holds, so no
+    /// table or field name can end the identifier and inject SQL.
+    public static func quote(_ identifier: String) -> String {
+        var quoted = "\""
+        for character in identifier {
+            if character == "\"" { quoted += "\"\"" } else { quoted.append(character) }
+        }
+        return quoted + "\""
+    }
+}

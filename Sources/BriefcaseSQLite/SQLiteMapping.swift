@@ -1,0 +1,39 @@
+import BriefcaseKit
+
+/// The briefcase ↔ SQLite mapping of Spec/sqlite-mapping.md: the names of the tables that give
+/// the file back, and each data type's declared SQL type.
+public enum SQLiteMapping {
+    /// The mapping's version, in `_briefcase` under `format`.
+    public static let format = "briefcase-sqlite 1"
+
+    /// What `_briefcase` holds: the head, one value per key.
+    static let headTable = "_briefcase"
+    /// Every element in stream order, with its exact bytes (a one-element Bin2 stream).
+    static let elementsTable = "_briefcase_elements"
+    static let propertiesTable = "_briefcase_properties"
+    static let fieldsTable = "_briefcase_fields"
+    static let schemaTable = "_briefcase_schema"
+    static let changesTable = "_briefcase_changes"
+    /// A table's stored rows (only for a table whose pending delta changes its rows).
+    static func storedRowsTable(position: Int) -> String { "_briefcase_stored_\(position)" }
+
+    /// Names a briefcase table cannot take: they are the mapping's own (SQLite's `sqlite_` too).
+    static func isReserved(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasPrefix("_briefcase") || lower.hasPrefix("sqlite_")
+    }
+
+    /// The declared SQL type of a field: one SQLite tools understand, whose affinity keeps the
+    /// value as written (Spec/sqlite-mapping.md §3).
+    public static func declaredType(_ type: DataType) -> String {
+        switch type.storage {
+        case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64: return "INTEGER"
+        case .float32, .float64: return "REAL"
+        case .boolean: return "BOOLEAN"
+        case .dateTime: return "DATETIME"
+        case .blob: return "BLOB"
+        case .ansiString, .wideString, .guid, .currency, .decimal: return "TEXT"
+        case nil: return "BLOB"
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import BriefcaseKit
+import CSQLite
+
+/// A value as SQLite stores it: one of its five storage classes.
+public enum SQLValue: Sendable, Equatable, CustomStringConvertible {
+    /// NULL.
+    case null
+    /// A signed 64-bit integer.
+    case integer(Int64)
+    /// An IEEE double (SQLite has no NaN: it stores NULL).
+    case real(Double)
+    /// Text (UTF-8 in the database).
+    case text(String)
+    /// Bytes.
+    case blob([UInt8])
+
+    /// The text, when the value is text.
+    public var text: String? { if case .text(let text) = self { return text } else { return nil } }
+    /// The integer, when the value is an integer.
+    public var integer: Int64? { if case .integer(let value) = self { return value } else { return nil } }
+
+    /// The storage class's name, as SQLite's `typeof()` says it.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .text: return "text"
+        case .blob: return "blob"
+        }
+    }
+
+    /// The value as SQL would spell it (text quoted), for messages.
+    public var description: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let text): return "'\(text)'"
+        case .blob(let bytes): return "a blob of \(bytes.count) bytes"
+        }
+    }
+
+    /// Whether SQLite would hold the two as the same number or the same value: an INTEGER and
+    /// a REAL of equal value are the same (NUMERIC affinity turns 5.0 into 5), -0.0 is 0.0
+    /// (SQLite stores a whole REAL as an integer on disk).
+    public func sameStored(as other: SQLValue) -> Bool {
+        switch (self, other) {
+        case (.integer(let a), .real(let b)), (.real(let b), .integer(let a)): return Double(a) == b && Int64(exactly: b) == a
+        case (.real(let a), .real(let b)): return a == b
+        default: return self == other
+        }
+    }
+}
+
+/// A prepared statement: bind, step, read columns, reset to run it again.
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    let database: SQLiteDatabase
+
+    init(_ handle: OpaquePointer, database: SQLiteDatabase) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Whether the statement changes nothing in the database (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// How many columns a row of the result has.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index` (from 0).
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Binds `value` to parameter `index` (from 1).
+    public func bind(_ value: SQLValue, at index: Int) throws(BriefcaseError) {
+        let position = Int32(index)
+        let status: Int32
+        switch value {
+        case .null: status = sqlite3_bind_null(handle, position)
+        case .integer(let value): status = sqlite3_bind_int64(handle, position, value)
+        case .real(let value): status = sqlite3_bind_double(handle, position, value)
+        case .text(var text):
+            status = text.withUTF8 { buffer in
+                // A pointer for empty text too: a nil pointer would bind NULL.
+                let start = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+                return sqlite3_bind_text64(handle, position, start, sqlite3_uint64(buffer.count), briefcase_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        case .blob(let bytes):
+            status = bytes.withUnsafeBytes { buffer in
+                // A pointer for an empty blob too: a nil pointer would bind NULL.
+                sqlite3_bind_blob64(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, sqlite3_uint64(buffer.count),
+                                    briefcase_sqlite_transient())
+            }
+        }
+        guard status == SQLITE_OK else { throw database.error(database.lastMessage) }
+    }
+
+    /// Binds text already encoded (`SQLITE_UTF8` or `SQLITE_UTF16LE`), copied by SQLite: the
+    /// writer's fast path, without making a Swift string of every value.
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, encoding: Int32, at index: Int) throws(BriefcaseError) {
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        guard sqlite3_bind_text64(handle, Int32(index), start, sqlite3_uint64(bytes.count), briefcase_sqlite_transient(),
+                                  UInt8(encoding)) == SQLITE_OK else { throw database.error(database.lastMessage) }
+    }
+
+    func bindBlob(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(BriefcaseError) {
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+        guard sqlite3_bind_blob64(handle, Int32(index), start, sqlite3_uint64(bytes.count), briefcase_sqlite_transient()) == SQLITE_OK else {
+            throw database.error(database.lastMessage)
+        }
+    }
+
+    /// Runs the statement one step: true when a row is ready to read, false when it is done.
+    @discardableResult
+    public func step() throws(BriefcaseError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(database.lastMessage)
+        }
+    }
+
+    /// Ready to run again, with the same bindings unless bound anew.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds `values` from parameter 1, runs the statement to its end and resets it.
+    public func run(_ values: [SQLValue]) throws(BriefcaseError) {
+        for (index, value) in values.enumerated() { try bind(value, at: index + 1) }
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Column `index` (from 0) of the current row, in its storage class.
+    public func value(at index: Int) -> SQLValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer = sqlite3_column_text(handle, column) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let pointer = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer, count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import JSONCore
+import BriefcaseJSON
+import BriefcaseKit
+
+/// Writes the tables of Spec/sqlite-mapping.md into an open database, inside one transaction
+/// (`begin` … `finish`): the head, then each element as `SQLiteSink` hands it over.
+struct SQLiteTableWriter {
+    let database: SQLiteDatabase
+    let codePage: CodePage
+    let image: ValueImage
+    /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
+    var takenNames: Set<String> = []
+    private var insertElement: SQLiteStatement?
+    private var insertField: SQLiteStatement?
+    private var insertSchema: SQLiteStatement?
+    private var insertChange: SQLiteStatement?
+
+    /// SQLite's longest string or blob (SQLITE_MAX_LENGTH as built by default).
+    static let longestValue = 1_000_000_000
+
+    init(database: SQLiteDatabase, codePage: CodePage) {
+        self.database = database
+        self.codePage = codePage
+        image = ValueImage(codePage: codePage)
+    }
+
+    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+        // Written once into a new file that appears only when complete: no journal on disk, no
+        // fsync. The journal in memory costs next to nothing (the pages are all new: there is no
+        // old content to keep) and keeps ROLLBACK TO a savepoint defined (createAndFill).
+        try database.execute("PRAGMA page_size = 16384; PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN")
+        try database.execute("""
+            CREATE TABLE _briefcase (key TEXT PRIMARY KEY NOT NULL, value);
+            CREATE TABLE _briefcase_properties (position INTEGER PRIMARY KEY, name TEXT NOT NULL, value TEXT NOT NULL,
+                name_bytes BLOB NOT NULL, value_bytes BLOB NOT NULL);
+            CREATE TABLE _briefcase_elements (position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
+                current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL);
+            CREATE TABLE _briefcase_fields (element INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+                type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, PRIMARY KEY (element, position));
+            CREATE TABLE _briefcase_schema (element INTEGER NOT NULL, section TEXT NOT NULL, item INTEGER NOT NULL,
+                position INTEGER NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (element, section, item, position));
+            CREATE TABLE _briefcase_changes (element INTEGER NOT NULL, position INTEGER NOT NULL, type TEXT NOT NULL,
+                record_id INTEGER NOT NULL, status TEXT NOT NULL, message TEXT NOT NULL, old_values TEXT NOT NULL,
+                new_values TEXT NOT NULL, PRIMARY KEY (element, position));
+            """)
+        for name in [SQLiteMapping.headTable, SQLiteMapping.elementsTable, SQLiteMapping.propertiesTable, SQLiteMapping.fieldsTable,
+                     SQLiteMapping.schemaTable, SQLiteMapping.changesTable] {
+            takenNames.insert(name)
+        }
+        let setting = try database.prepare("INSERT INTO _briefcase (key, value) VALUES (?1, ?2)")
+        try setting.run([.text("format"), .text(SQLiteMapping.format)])
+        try setting.run([.text("container"), .text(head.container.rawValue)])
+        try setting.run([.text("code_page"), .text(head.codePage.name)])
+        try setting.run([.text("header_padding"), .blob(head.headerPadding.array)])
+        let property = try database.prepare("INSERT INTO _briefcase_properties VALUES (?1, ?2, ?3, ?4, ?5)")
+        for (position, item) in head.properties.enumerated() {
+            try property.run([.integer(Int64(position)), .text(codePage.decodeForDisplay(item.name)),
+                              .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
+        }
+        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+    }
+
+    mutating func finish() throws(BriefcaseError) {
+        insertElement = nil
+        insertField = nil
+        insertSchema = nil
+        insertChange = nil
+        try database.execute("COMMIT")
+    }
+
+    /// The element's exact bytes: a Bin2 stream of this one element, read back by the one Bin2
+    /// reader (Spec/sqlite-mapping.md §2).
+    func bin2(_ element: Element) throws(BriefcaseError) -> [UInt8] {
+        let bytes = try Bin2Encoder.encode(Bin2Stream(elements: [element]))
+        guard bytes.count <= Self.longestValue else {
+            throw BriefcaseError(.invalidModel, "takes \(bytes.count) bytes as Bin2; SQLite holds at most \(Self.longestValue) bytes in one value",
+                                 element: codePage.decodeForDisplay(element.name))
+        }
+        return bytes
+    }
+
+    // MARK: tables
+
+    /// A table element: its exact bytes, fields and schema, and its current rows (the stored
+    /// rows with `delta` replayed) in an SQL table of its own name; its stored rows in a table of
+    /// their own when the delta changes them.
+    mutating func write(table: Table, at position: Int, delta: Delta?) throws(BriefcaseError) {
+        let name = codePage.decodeForDisplay(table.name)
+        let bytes = try bin2(.table(table))
+        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: takenNames)
+        var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
+        if layout.refusal == nil {
+            (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
+            takenNames.insert(name.asciiLowercased)
+            current = .text(name)
+        }
+        try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
+                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
+        let keys = Set(layout.keyColumns)
+        for (column, field) in table.fields.enumerated() {
+            try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
+                                  .text(field.type.name), .integer(Int64(field.size)), .text(SQLiteMapping.declaredType(field.type)),
+                                  .integer(keys.contains(column) ? 1 : 0)])
+        }
+        if let schema = table.schema {
+            try writeSchema(schema.fields, section: "field", element: position)
+            try writeSchema(schema.parameters, section: "parameter", element: position)
+        }
+    }
+
+    /// The current-rows table of `table` (its stored rows replayed with `delta`), and its stored
+    /// rows when the delta has changes; returns the `stored_table` and `row_ids` of its element.
+    func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
+                          position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
+        let byKey: Bool
+        var stored: SQLValue = .null
+        if let delta, !delta.changes.isEmpty {
+            // The stored rows first; the current rows are mostly the same rows: copied by
+            // SQLite from there, only the rows the delta changed bound again.
+            let storedName = SQLiteMapping.storedRowsTable(position: position)
+            try createTable(storedName, layout: layout, primaryKey: false)
+            _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
+            stored = .text(storedName)
+            let replay = table.replaying(delta)
+            byKey = try createAndFill(name, layout: layout, rows: replay.rows,
+                                      source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
+        } else {
+            byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
+        }
+        return (stored, .text(byKey ? "key" : "position"))
+    }
+
+    /// A delta that came after its table, written without it: the table's element read back,
+    /// its current-rows table made again with the delta.
+    mutating func attach(_ delta: Delta, toTableAt position: Int) throws(BriefcaseError) {
+        let lookup = try database.prepare("SELECT current_table FROM _briefcase_elements WHERE position = ?1")
+        try lookup.bind(.integer(Int64(position)), at: 1)
+        let current = try lookup.step() ? lookup.value(at: 0).text : nil
+        lookup.reset() // a statement still running would keep the table from being dropped
+        guard let name = current,
+              let bytes = try database.readBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position)) else { return }
+        var warnings: [DecodingWarning] = []
+        guard case .table(let table)? = try BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings).file.stream.elements.first else {
+            return
+        }
+        var others = takenNames
+        others.remove(name.asciiLowercased)
+        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: others)
+        try database.execute("DROP TABLE \(SQLiteDatabase.quote(name))")
+        let (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
+        try database.prepare("UPDATE _briefcase_elements SET stored_table = ?1, row_ids = ?2 WHERE position = ?3")
+            .run([stored, rowIDs, .integer(Int64(position))])
+    }
+
+    private func writeSchema(_ items: [[SchemaProperty]], section: String, element: Int) throws(BriefcaseError) {
+        for (item, properties) in items.enumerated() {
+            for (position, property) in properties.enumerated() {
+                try insertSchema!.run([.integer(Int64(element)), .text(section), .integer(Int64(item)), .integer(Int64(position)),
+                                       .text(codePage.decodeForDisplay(property.name)),
+                                       property.value.map { .text(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null])
+            }
+        }
+    }
+
+    /// Creates the current-rows table with its primary key and fills it; when SQLite refuses a
+    /// key (NULL, the same key twice, a non-integer in the rowid alias), the same table without
+    /// one. Returns whether the rowid is the key.
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row], source: CurrentRowsSource) throws(BriefcaseError) -> Bool {
+        // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
+        // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
+        let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
+        let aliasHoldsKeys = !rowIDAlias || rows.allSatisfy { row in
+            if case .integer? = row[layout.keyColumns[0]] { return true }
+            if case .largeUInt(let value)? = row[layout.keyColumns[0]] { return value <= UInt64(Int64.max) }
+            return false
+        }
+        guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
+            try createTable(name, layout: layout, primaryKey: false)
+            return try fill(name, layout: layout, primaryKey: false, from: source)
+        }
+        try database.execute("SAVEPOINT briefcase_table")
+        let byKey: Bool
+        do throws(BriefcaseError) {
+            try createTable(name, layout: layout, primaryKey: true)
+            byKey = try fill(name, layout: layout, primaryKey: true, from: source)
+        } catch {
+            guard database.failedOnConstraint else { throw error }
+            try database.execute("ROLLBACK TO briefcase_table")
+            try createTable(name, layout: layout, primaryKey: false)
+            byKey = try fill(name, layout: layout, primaryKey: false, from: source)
+        }
+        try database.execute("RELEASE briefcase_table")
+        return byKey
+    }
+
+    func createTable(_ name: String, layout: CurrentTableLayout, primaryKey: Bool) throws(BriefcaseError) {
+        var columns = layout.columns.indices.map { column in
+            SQLiteDatabase.quote(layout.columns[column]) + " " + layout.types[column]
+                + (primaryKey && layout.keyColumns.contains(column) ? " NOT NULL" : "")
+        }
+        if primaryKey { columns.append("PRIMARY KEY (" + layout.keyColumns.map { SQLiteDatabase.quote(layout.columns[$0]) }.joined(separator: ", ") + ")") }
+        try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
+    }
+
+    /// Inserts `rows` with one prepared statement; returns whether the rowid is the key (a single
+    /// INTEGER key column, SQLite's rowid alias), else row i has rowid i + 1.
+    /// With `rowIDs`, row i gets rowid `rowIDs[i]` (unless the rowid is the key).
+    func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool,
+                rowIDs: [Int64]? = nil) throws(BriefcaseError) -> Bool {
+        let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
+        let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
+        let statement = try database.prepare("INSERT INTO \(SQLiteDatabase.quote(name)) (\(names.joined(separator: ", "))) VALUES ("
+                                             + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
+        let offset = byKey ? 1 : 2
+        for (index, row) in rows.enumerated() {
+            if !byKey { try statement.bind(.integer(rowIDs?[index] ?? Int64(index) + 1), at: 1) }
+            for column in layout.columns.indices {
+                try image.bind(column < row.count ? row[column] : nil, to: statement, at: column + offset)
+            }
+            do throws(BriefcaseError) {
+                while try statement.step() {}
+            } catch {
+                statement.reset()
+                throw error.inElement(name)
+            }
+            statement.reset()
+        }
+        return byKey
+    }
+
+    // MARK: deltas
+
+    /// A delta element: its exact bytes, logged fields and changes (old and new values as `cat`
+    /// prints a row).
+    mutating func write(delta: Delta, at position: Int) throws(BriefcaseError) {
+        let name = codePage.decodeForDisplay(delta.name)
+        let bytes = try bin2(.delta(delta))
+        try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
+                                .integer(Int64(delta.changes.count)), .blob(bytes)])
+        let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
+        for (column, field) in delta.loggedFields.enumerated() {
+            let fieldName = codePage.decodeForDisplay(field.name)
+            try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(fieldName), .text(field.type.name), .null,
+                                  .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0)])
+        }
+        let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
+        for (index, change) in delta.changes.enumerated() {
+            try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
+                                   .integer(Int64(change.recordID)), .text(change.status.description),
+                                   .text(codePage.decodeForDisplay(change.message)),
+                                   .text(jsonObject(change.oldValues, columns)), .text(jsonObject(change.newValues, columns))])
+        }
+    }
+
+    /// The values as one JSON object, the way `cat --format jsonl` prints a row.
+    private func jsonObject(_ values: [Value?], _ columns: [FieldDescriptor]) -> String {
+        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+        printer.write(values)
+        try? printer.finish()
+        var bytes = printer.writer.sink.bytes
+        if bytes.last == 10 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// ASCII letters lower-cased: how SQLite compares names.
+    var asciiLowercased: String {
+        String(decoding: utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}

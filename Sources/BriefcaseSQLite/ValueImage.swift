@@ -1,0 +1,76 @@
+import BriefcaseJSON
+import BriefcaseKit
+import CSQLite
+import JSONCore
+
+/// A briefcase value as the current-rows tables show it (Spec/sqlite-mapping.md §3).
+struct ValueImage {
+    let codePage: CodePage
+
+    func sql(_ value: Value?) -> SQLValue {
+        guard let value else { return .null }
+        switch value {
+        case .ansiString(let s): return .text(codePage.decodeForDisplay(s))
+        case .wideString(let s): return .text(WideText.decode(s) ?? WideText.decodeForDisplay(s))
+        case .guid(let s): return .text(String(decoding: s.bytes, as: UTF8.self))
+        case .blob(let s): return .blob(s.array)
+        case .integer(let i): return .integer(i)
+        case .largeUInt(let u): return u <= UInt64(Int64.max) ? .integer(Int64(u)) : .real(Double(u))
+        case .boolean(let b): return .integer(b != 0 ? 1 : 0)
+        case .currency(let c): return .text(c.description)
+        case .decimal(let d): return .text(d.description)
+        // SQLite stores NaN as NULL.
+        case .float(let f): return f.isNaN ? .null : .real(f)
+        case .singleFloat(let f): return f.isNaN ? .null : .real(Double(f))
+        case .dateTime(let d):
+            if let text = d.isoText { return .text(text) }
+            return d.value.isNaN ? .null : .real(d.value)
+        }
+    }
+}
+
+extension ValueImage {
+    /// Binds `sql(value)` to parameter `index`: text and blobs straight from the value's bytes
+    /// where SQLite stores the same text a Swift string would hold (well-formed UTF-16, valid
+    /// UTF-8 in a UTF-8 briefcase), else through `sql(_:)`.
+    func bind(_ value: Value?, to statement: SQLiteStatement, at index: Int) throws(BriefcaseError) {
+        switch value {
+        case .integer(let number)?: try statement.bind(.integer(number), at: index)
+        case .blob(let bytes)?:
+            try bytes.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in try statement.bindBlob(buffer, at: index) }
+        case .wideString(let text)? where Self.isWellFormedUTF16(text):
+            try text.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
+                try statement.bindText(buffer, encoding: SQLITE_UTF16LE, at: index)
+            }
+        case .ansiString(let text)? where codePage == .utf8 && text.withUnsafeBufferPointer(UTF8Validation.isValid),
+             .guid(let text)? where text.withUnsafeBufferPointer(UTF8Validation.isValid):
+            try text.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
+                try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
+            }
+        case .currency?, .decimal?:
+            try DecimalText.withText(of: value!) { (buffer) throws(BriefcaseError) in
+                try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
+            }
+        default: try statement.bind(sql(value), at: index)
+        }
+    }
+
+    /// UTF-16LE with an even length and every surrogate paired: what SQLite converts to the
+    /// text `WideText.decode` gives.
+    static func isWellFormedUTF16(_ text: ByteString) -> Bool {
+        text.withUnsafeBufferPointer { bytes in
+            guard bytes.count % 2 == 0 else { return false }
+            var index = 0
+            while index < bytes.count {
+                let high = bytes[index + 1]
+                if high & 0xF8 == 0xD8 {
+                    guard high < 0xDC, index + 3 < bytes.count, bytes[index + 3] & 0xFC == 0xDC else { return false }
+                    index += 4
+                } else {
+                    index += 2
+                }
+            }
+            return true
+        }
+    }
+}
