@@ -15,6 +15,7 @@
 #   gzip       gzip input (Gzip.decompress, GzipDecompressor)
 #   gzipstream a gzip file inflated chunk by chunk into a temporary file (SpooledInput), as the CLI reads it
 #   stdin      standard input as the CLI reads it (SpooledInput of "-": gzip by content, shape checks)
+#   sqlite     a database file as convert reads it (SQLiteSource: the mapping's tables, edits as changes)
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
@@ -27,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin)
+TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
@@ -46,6 +47,7 @@ deps_of() {
     # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
     briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "JSONCore BriefcaseKit BriefcaseJSON" ;;
     snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
+    sqlite) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
     *) return 1 ;;
   esac
 }
@@ -87,7 +89,7 @@ build_module() {
   rm -f "$BUILD/obj/$name.stamp"
   "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -wmo -num-threads 0 \
     -emit-module -emit-module-path "$BUILD/modules/$name.swiftmodule" \
-    -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include \
+    -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include -I Sources/CSQLite \
     -c "${sources[@]}" -o "$BUILD/obj/$name.o.tmp"
   mv "$BUILD/obj/$name.o.tmp" "$BUILD/obj/$name.o"
   echo "$stamp" > "$BUILD/obj/$name.stamp"
@@ -123,7 +125,7 @@ build_target() {
     echo "fuzz: linking $target" >&2
     # (gold warns once per ASan assembly stub that it "cannot export local symbol": noise.)
     if ! "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include \
-         "${harness[@]}" "${objects[@]}" -lz -lm -o "$binary.tmp" > "$BUILD/bin/$target.log" 2>&1; then
+         -I Sources/CSQLite "${harness[@]}" "${objects[@]}" -lz -lm $([ "$target" = sqlite ] && echo -lsqlite3) -o "$binary.tmp" > "$BUILD/bin/$target.log" 2>&1; then
       cat "$BUILD/bin/$target.log" >&2
       return 1
     fi
