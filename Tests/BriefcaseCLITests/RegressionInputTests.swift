@@ -22,6 +22,7 @@ struct RegressionInputTests {
         "plist/crash-pi-without-data-fuzzed.plist": 1,
         "plist/crash-pi-without-data.plist": 1,
         "plist/crash-unparsed-entity.plist": 1,
+        "sqlite/crash-logged-type-differs.sqlite": 1,
     ]
 
     static var inputs: [String] {
@@ -57,7 +58,7 @@ struct RegressionInputTests {
             try FileManager.default.copyItem(atPath: path, toPath: folder + "/Properties.plist")
             result = try CLITests.run(["validate", folder])
             if result.status != 0 { #expect(result.stderr.contains("Properties.plist"), "\(result.stderr)") }
-        case "json", "snapshot":
+        case "json", "snapshot", "sqlite":
             output = dir.appendingPathComponent("out.daBriefcase").path
             result = try CLITests.run(["convert", path, output!, "--from", target])
         default: // briefcase, bin2, gzip

@@ -73,6 +73,26 @@ struct ChangeTrackerTests {
                                                       new: [.integer(2), .wide("Bo"), Self.money(20)])])
     }
 
+    /// A delta that logs Name as an 8-bit string while the table's Name is wide (what the
+    /// `sqlite` fuzz target made of a database): no change can carry Name's wide values, old or
+    /// new, so updates, deletes and inserts of such values are refused and change nothing.
+    @Test func valuesTheDeltaLogsAsAnotherTypeAreRefused() throws {
+        let delta = Delta(name: "Orders", loggedFields: [LoggedField(name: "ID", type: .integer), LoggedField(name: "Name", type: .string),
+                                                         LoggedField(name: "Amount", type: .currency)],
+                          keyFields: ["ID"], reducedDeltaFlag: 0, changes: [])
+        var tracker = ChangeTracker(table: Self.orders, delta: delta)
+        func kind(_ edit: (inout ChangeTracker) throws -> Void) -> ChangeTrackingError.Kind? {
+            do { try edit(&tracker); return nil } catch { return (error as? ChangeTrackingError)?.kind }
+        }
+        #expect(kind { try $0.update(at: 0, setting: [2: Self.money(11)]) } == .valueDoesNotFit, "the old Name, wide")
+        #expect(kind { try $0.delete(at: 1) } == .valueDoesNotFit)
+        #expect(kind { try $0.insert([.integer(4), .wide("Dee"), Self.money(40), nil]) } == .valueDoesNotFit)
+        #expect(!tracker.hasEdits)
+        #expect(tracker.rows == Self.orders.rows)
+        try tracker.insert([.integer(4), nil, Self.money(40), nil])  // (a NULL Name fits any type)
+        #expect(tracker.delta.changes == [Self.change(.insert, 1100, old: [nil, nil, nil], new: [.integer(4), nil, Self.money(40)])])
+    }
+
     @Test func repeatedEditsOfOneRowKeepOneChange() throws {
         var tracker = ChangeTracker(table: Self.orders, delta: nil)
         try tracker.insert([.integer(4), .wide("Dee"), Self.money(40), nil])

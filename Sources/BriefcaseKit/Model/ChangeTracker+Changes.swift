@@ -59,6 +59,21 @@ extension ChangeTracker {
                 throw ChangeTrackingError(.notLogged, "field '\(field.name)' is not logged by the delta, so a change cannot carry its value", row: position, column: column)
             }
         }
+        try checkLogged(row, row: position)
+        try checkLogged(old, row: position)
+    }
+
+    /// Checks that a row's values fit the types the delta logs them as (a delta may log a field
+    /// as another type than the table's: a change could not carry such a value).
+    func checkLogged(_ row: Row, row position: Int) throws(ChangeTrackingError) {
+        for (p, column) in loggedColumns.enumerated() {
+            guard let column, let value = row[column] else { continue }
+            let logged = delta.loggedFields[p]
+            if !(logged.type.storage.map(value.fits) ?? false) {
+                throw ChangeTrackingError(.valueDoesNotFit, "field '\(table.fields[column].name)' is logged by the delta as \(logged.type), which cannot hold \(value)",
+                                          row: position, column: column)
+            }
+        }
     }
 
     /// A row's values by logged position (all absent for nil).

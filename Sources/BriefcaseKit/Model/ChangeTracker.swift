@@ -199,6 +199,7 @@ public struct ChangeTracker: Sendable {
     public mutating func delete(at position: Int) throws(ChangeTrackingError) {
         let slot = try self.slot(at: position)
         let current = slots[slot]!
+        try checkLogged(current, row: position)
         if let index = mergeable(slot) {
             if delta.changes[index].type == .insert {
                 removeChange(index)
