@@ -186,8 +186,7 @@ public final class BriefcaseElements {
     /// The head of element `i`: a table without rows, a delta without changes (what code page
     /// detection looks at before the rows).
     public func head(_ i: Int) throws(BriefcaseError) -> Element {
-        let summary = try self.summary(i)
-        return summary.kind == .table ? .table(summary.table!) : .delta(summary.delta!)
+        try summary(i).head
     }
 
     /// What `info` shows of element `i`, from its head: rows and changes are counted, not read.
