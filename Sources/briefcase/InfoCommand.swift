@@ -77,7 +77,8 @@ struct BriefcaseSummary {
     /// of rows or changes (the rows themselves are dropped as they pass).
     struct ElementCounts: BriefcaseSink {
         private(set) var head: BriefcaseHead?
-        private(set) var items: [(ElementKind, ByteString, Table?, Int, Delta?, Int)] = []
+        /// One entry per element: a table's (its delta nil) or a delta's (its table nil).
+        private(set) var items: [TableInfo] = []
 
         mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
             self.head = head
@@ -89,18 +90,19 @@ struct BriefcaseSummary {
             case .table(var t):
                 let count = t.rows.count
                 t.rows = []
-                items.append((.table, t.name, t, count, nil, 0))
+                items.append(TableInfo(name: t.name, table: t, rowCount: count, delta: nil, changeCount: 0))
             case .delta(var d):
                 let count = d.changes.count
                 d.changes = []
-                items.append((.delta, d.name, nil, 0, d, count))
+                items.append(TableInfo(name: d.name, table: nil, rowCount: 0, delta: d, changeCount: count))
             }
         }
 
         var takesHeadsOnly: Bool { true }
 
         mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {
-            items.append((summary.kind, summary.name, summary.table, summary.rowCount, summary.delta, summary.changeCount))
+            items.append(TableInfo(name: summary.name, table: summary.table, rowCount: summary.rowCount,
+                                   delta: summary.delta, changeCount: summary.changeCount))
         }
 
         mutating func finish() throws(BriefcaseError) {}
@@ -108,17 +110,14 @@ struct BriefcaseSummary {
     }
 
     /// One entry per table, its delta attached by name; deltas without a table get an entry too.
-    private static func group(_ items: [(ElementKind, ByteString, Table?, Int, Delta?, Int)]) -> [TableInfo] {
-        var tables: [TableInfo] = []
-        for item in items where item.0 == .table {
-            tables.append(TableInfo(name: item.1, table: item.2, rowCount: item.3, delta: nil, changeCount: 0))
-        }
-        for item in items where item.0 == .delta {
-            if let i = tables.firstIndex(where: { namesMatch($0.name, item.1) && $0.delta == nil }) {
-                tables[i].delta = item.4
-                tables[i].changeCount = item.5
+    private static func group(_ items: [TableInfo]) -> [TableInfo] {
+        var tables = items.filter { $0.delta == nil }
+        for item in items where item.delta != nil {
+            if let i = tables.firstIndex(where: { namesMatch($0.name, item.name) && $0.delta == nil }) {
+                tables[i].delta = item.delta
+                tables[i].changeCount = item.changeCount
             } else {
-                tables.append(TableInfo(name: item.1, table: nil, rowCount: 0, delta: item.4, changeCount: item.5))
+                tables.append(item)
             }
         }
         return tables
