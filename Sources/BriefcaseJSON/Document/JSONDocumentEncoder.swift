@@ -16,7 +16,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// Writes values and 8-bit strings straight into the writer's buffer (non-generic, no Strings).
     private(set) var emitter: JSONValueEmitter
     /// The memory of elements encoded ahead, used again by the next ones (`elementPreparation()`).
-    private let encodedBuffers = ReusedBuffers()
+    private let encodedChunks = ChunkPool()
 
     /// An encoder writing into `sink`, 8-bit strings decoded with `codePage` (the head's code page replaces it).
     public init(sink: Sink, codePage: CodePage) {
@@ -280,16 +280,17 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     /// Each element encoded on the thread that decoded it (its JSON object, and whether its
     /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
     public func elementPreparation() -> ElementPreparation? {
-        let codePage = codePage, buffers = encodedBuffers
+        let codePage = codePage, chunks = encodedChunks
         return ElementPreparation { element in
-            var encoder = JSONDocumentEncoder<ArraySink>(sink: ArraySink(bytes: buffers.take()), codePage: codePage)
+            var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
             do {
                 try encoder.encodeBody(element)
                 try encoder.writer.flush()
             } catch {
+                encoder.writer.sink.giveBack()
                 return Result<EncodedJSONElement, BriefcaseError>.failure(error as? BriefcaseError ?? BriefcaseError(.io, "cannot write: \(error)"))
             }
-            return Result<EncodedJSONElement, BriefcaseError>.success(EncodedJSONElement(bytes: encoder.writer.sink.bytes,
+            return Result<EncodedJSONElement, BriefcaseError>.success(EncodedJSONElement(chunks: encoder.writer.sink.chunks,
                                                                                  validUTF8: !encoder.emitter.takeInvalidUTF8()))
         }
     }
@@ -299,8 +300,8 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
         writeSeparator()
         let bytes = try encoded.get()
-        writer.writeThrough(bytes.bytes)
-        encodedBuffers.put(bytes.bytes)
+        for chunk in bytes.chunks { writer.writeThrough(chunk) }
+        encodedChunks.giveBack(bytes.chunks)
         if !bytes.validUTF8 { emitter.noteInvalidUTF8() }
     }
 
@@ -324,34 +325,8 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
 
 /// One element's JSON object, encoded ahead on another thread (`JSONDocumentEncoder.elementPreparation()`).
 public struct EncodedJSONElement: Sendable {
-    let bytes: [UInt8]
+    /// The object's bytes, in order, in chunks of `ChunkPool`'s.
+    let chunks: [[UInt8]]
     /// Whether every 8-bit string written as UTF-8 text was valid UTF-8.
     let validUTF8: Bool
-}
-
-/// Byte arrays handed back after use, for the next element encoded ahead: a large element's
-/// JSON is tens of megabytes, and fresh memory for each costs page faults that would eat what a
-/// second core gains. Holds at most `limit` arrays (the elements in flight are fewer).
-final class ReusedBuffers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [[UInt8]] = []
-    private let limit = 16
-
-    /// An empty array, with the memory of one used before when there is one.
-    func take() -> [UInt8] {
-        lock.lock()
-        var bytes = free.popLast() ?? []
-        lock.unlock()
-        // Emptied here, not in `put`: by now the element that held it is gone, so the memory is
-        // this array's alone and is kept (emptying a shared array would copy it).
-        bytes.removeAll(keepingCapacity: true)
-        return bytes
-    }
-
-    /// Keeps `bytes`' memory for a later `take()`.
-    func put(_ bytes: [UInt8]) {
-        lock.lock()
-        defer { lock.unlock() }
-        if free.count < limit { free.append(bytes) }
-    }
 }

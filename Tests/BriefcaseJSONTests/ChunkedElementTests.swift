@@ -1,0 +1,76 @@
+import JSONCore
+@testable import BriefcaseJSON
+import BriefcaseKit
+import Foundation
+import Testing
+
+/// Elements encoded ahead on worker threads go into fixed-size chunks of a pool
+/// (`ChunkPool`, `ChunkSink`) rather than one growing array each: the chunks hold the bytes
+/// written, in order, and are used again by later elements.
+@Suite struct ChunkedElementTests {
+    /// Pieces of every size around the chunk size (a byte, a chunk less one, a chunk, several
+    /// chunks and a half) come out as full chunks and one partial last chunk whose bytes,
+    /// joined, are the pieces in order.
+    @Test func chunksHoldThePiecesInOrderEachFullButTheLast() {
+        let size = ChunkPool.chunkSize
+        let pieceSizes = [1, size - 1, size, 3, 2 * size + size / 2, 0, 17]
+        var expected: [UInt8] = []
+        var sink = ChunkSink(pool: ChunkPool())
+        for (n, count) in pieceSizes.enumerated() {
+            let piece = (0 ..< count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }
+            expected += piece
+            piece.withUnsafeBytes { sink.write($0) }
+        }
+        #expect(sink.chunks.flatMap { $0 } == expected)
+        #expect(sink.chunks.dropLast().allSatisfy { $0.count == size })
+        // 1 + (size-1) + size + 3 + 2.5 size + 17 = 4.5 size + 20 bytes: five chunks.
+        #expect(sink.chunks.count == 5)
+        #expect(sink.chunks.last?.count == size / 2 + 20)
+    }
+
+    /// Chunks handed back are the memory the next elements are written into: no new allocation
+    /// once the pool holds enough.
+    @Test func chunksHandedBackAreUsedAgain() {
+        let pool = ChunkPool()
+        var first = ChunkSink(pool: pool)
+        let bytes = [UInt8](repeating: 7, count: ChunkPool.chunkSize + 10)
+        bytes.withUnsafeBytes { first.write($0) }
+        let addresses = Set(first.chunks.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } })
+        pool.giveBack(first.chunks)
+        first = ChunkSink(pool: pool)  // lets go of the chunks: the pool's are now its own
+        var second = ChunkSink(pool: pool)
+        bytes.withUnsafeBytes { second.write($0) }
+        let again = Set(second.chunks.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } })
+        #expect(again == addresses)
+        #expect(second.chunks.flatMap { $0 } == bytes)
+    }
+
+    /// Tables whose JSON spans several chunks, encoded on workers: the document is the one a
+    /// single job writes straight to its output (no chunks), and it reads back as the model.
+    @Test(arguments: [2, 3])
+    func elementsOfManyChunksGiveTheSameDocumentAsOneJob(jobs: Int) throws {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Text", type: .string)]
+        func table(_ name: ByteString, rows: Int) -> Element {
+            .table(Table(name: name, fields: fields, rows: (0 ..< rows).map { r in
+                [.integer(Int64(r)), .ansiString(ByteString(utf8: "row \(r) of \(name) " + String(repeating: "x", count: r % 97)))]
+            }))
+        }
+        // About 2.3 MB, 2 bytes and 1.1 MB of JSON: chunks filled, a chunk barely used, a chunk and a bit.
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [
+            table("Large", rows: 30_000), table("Empty", rows: 0), table("Middle", rows: 15_000),
+        ])))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).bin2").path
+        defer { unlink(path) }
+        try FileIO.writeAtomically(try document.encode(), to: path)
+        func json(jobs: Int) throws -> [UInt8] {
+            var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+            _ = try BriefcaseElements.open(path, as: .bin2).read(into: &encoder, encoding: nil, skipDamaged: false, jobs: jobs)
+            try encoder.writer.flush()
+            return encoder.writer.sink.bytes
+        }
+        let one = try json(jobs: 1), many = try json(jobs: jobs)
+        #expect(one.count > 3 * ChunkPool.chunkSize)
+        #expect(many == one)
+        #expect(try JSONDocumentDecoder().decode(many) == document)
+    }
+}
