@@ -39,8 +39,8 @@ public final class BriefcaseElements {
         /// failure) are appended to `warnings`. Errors name the file, the element and the offset.
         /// Touches nothing but its arguments: worker threads decode side by side, each with its
         /// own `spare`.
-        func decode(warnings: inout [DecodingWarning], reusing spare: inout [UInt8]) throws(BriefcaseError) -> Element {
-            try read(ModelReading(), warnings: &warnings, reusing: &spare)
+        func decode(warnings: inout [DecodingWarning], reusing spare: inout [UInt8], minimumCapacity: Int) throws(BriefcaseError) -> Element {
+            try read(ModelReading(), warnings: &warnings, reusing: &spare, minimumCapacity: minimumCapacity)
         }
 
         /// The same, its bytes read into fresh memory.
@@ -54,10 +54,13 @@ public final class BriefcaseElements {
             try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range) }
         }
 
-        /// The same, into `spare`'s memory.
+        /// The same, into `spare`'s memory; a fresh `spare` gets room for `minimumCapacity` bytes
+        /// (the largest element its reader will read into it).
         func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
-                                           reusing spare: inout [UInt8]) throws(BriefcaseError) -> Reading.Product {
-            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range, reusing: &spare) }
+                                           reusing spare: inout [UInt8], minimumCapacity: Int) throws(BriefcaseError) -> Reading.Product {
+            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in
+                try source.bytes(range, reusing: &spare, minimumCapacity: minimumCapacity)
+            }
         }
 
         private func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
@@ -91,6 +94,9 @@ public final class BriefcaseElements {
     public private(set) var folderCodePage: CodePage?
     /// The memory of the last element read, reused for the next once that element is gone.
     private var spare: [UInt8] = []
+    /// The size of the largest element: the memory `spare` is given when it is first needed, so
+    /// that it is allocated (and faulted in) once, not again for every larger element.
+    let largestElement: Int
 
     init(path: String?, container: ContainerFormat, properties: [BriefcaseProperty], headerPadding: ByteString, elements: [Stored]) {
         self.path = path
@@ -98,6 +104,7 @@ public final class BriefcaseElements {
         self.properties = properties
         self.headerPadding = headerPadding
         self.elements = elements
+        largestElement = elements.lazy.map(\.range.count).max() ?? 0
     }
 
     /// Opens a `DABRC600` file (`.dabriefcase`) or a bare Bin2 stream (`.bin2`): header,
@@ -165,12 +172,13 @@ public final class BriefcaseElements {
     /// conversion wants: it drops each element before the next), the element is read into the
     /// memory of the one before when nothing holds that any more.
     public func decode(_ i: Int, warnings: inout [DecodingWarning], reusingMemory: Bool = true) throws(BriefcaseError) -> Element {
-        reusingMemory ? try elements[i].decode(warnings: &warnings, reusing: &spare) : try elements[i].decode(warnings: &warnings)
+        reusingMemory ? try elements[i].decode(warnings: &warnings, reusing: &spare, minimumCapacity: largestElement)
+                      : try elements[i].decode(warnings: &warnings)
     }
 
     /// Reads element `i` with `reading`, into the memory of the one before.
     func read<Reading: ElementReading>(_ i: Int, _ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
-        try elements[i].read(reading, warnings: &warnings, reusing: &spare)
+        try elements[i].read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: largestElement)
     }
 
     /// Every element decoded, in order: the whole document, with the elements' warnings and then

@@ -4,12 +4,16 @@ import Foundation
 /// `validate` checks as it reads (`CheckedReading`).
 protocol ElementReading: Sendable {
     associatedtype Product: Sendable
+    /// Whether what it makes shares the bytes it was read from (the model's values do; the
+    /// checks' findings do not): then those bytes stay with the product until the taker lets it go.
+    static var productSharesBytes: Bool { get }
     /// Reads the element `entry` from `decoder`'s bytes (which hold its range).
     func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Product
 }
 
 /// Elements decoded into the model.
 struct ModelReading: ElementReading {
+    static var productSharesBytes: Bool { true }
     func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
         try decoder.decodeElement(entry, positionBase: positionBase)
     }
@@ -23,6 +27,9 @@ struct DecodedElement<Product: Sendable>: Sendable {
     var warnings: [DecodingWarning]
     /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
     var prepared: (any Sendable)? = nil
+    /// The memory the element was read into, when it shares it: the taker hands it back to the
+    /// workers (`ReadBuffers`) once it has let the element go.
+    var buffer: [UInt8] = []
 }
 
 /// The elements at `positions` (indices into `BriefcaseElements.elements`, the order the driver
@@ -38,6 +45,8 @@ struct ElementDecoding<Reading: ElementReading> {
     private let positions: [Int]
     private var taken = 0
     private let ahead: ElementsDecodedAhead<Reading>?
+    /// The memory of the element taken last, handed back to the workers at the next `next()`.
+    private var lastBuffer: [UInt8] = []
 
     /// With `prepare`, each worker also does the sink's work on what it read
     /// (`BriefcaseSink.elementPreparation()`).
@@ -57,7 +66,17 @@ struct ElementDecoding<Reading: ElementReading> {
         guard taken < positions.count else { return nil }
         let position = positions[taken]
         taken += 1
-        if let ahead { return (position, ahead.take(taken - 1)) }
+        if let ahead {
+            // The element taken before is gone by now (the caller holds one at a time): its memory
+            // is free for the workers again. Were it still held, copy-on-write would keep it safe.
+            var handed: [UInt8] = []
+            swap(&handed, &lastBuffer)  // handed on, not copied: the workers' next read needs it unshared
+            ahead.giveBack(consume handed)
+            var decoded = ahead.take(taken - 1)
+            lastBuffer = decoded.buffer
+            decoded.buffer = []
+            return (position, decoded)
+        }
         var warnings: [DecodingWarning] = []
         do throws(BriefcaseError) {
             let element = try reader.read(position, reading, warnings: &warnings)
@@ -75,24 +94,34 @@ struct ElementDecoding<Reading: ElementReading> {
 }
 
 /// Worker threads decoding `positions` ahead of the one thread that takes them in order, within
-/// `WorkDoneAhead`'s byte budget (the elements' ranges in the file). Each worker reads into a
-/// buffer of its own, reused for its next element as the single-core path reuses its one — unless
-/// the taker may still hold the element whose bytes it is (fresh memory then).
+/// `WorkDoneAhead`'s byte budget (the elements' ranges in the file). Each worker reads into memory
+/// used before, as the single-core path reuses its one buffer: its own, when what it reads into
+/// does not keep the bytes (`validate`'s checks), else one of `buffers`, which the taker hands
+/// back once it has let the element go. Fresh memory costs a page fault per 4 KiB — as much, on a
+/// VM, as what a second core gains — so once the first elements are through, none is needed.
 final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
+    private let buffers = ReadBuffers()
 
     init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
          prepare: (@Sendable (Reading.Product) -> any Sendable)?) {
-        work = WorkDoneAhead(sizes: positions.map { elements[$0].range.count }, jobs: jobs, name: "briefcase element decoding") {
-            var spare: [UInt8] = []
-            return { n, mayReuse in
+        let sizes = positions.map { elements[$0].range.count }
+        let largest = sizes.max() ?? 0, buffers = buffers
+        work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
+            var own: [UInt8] = []
+            return { n, _ in
                 var warnings: [DecodingWarning] = []
+                // Taken out of `own` (not copied): a second reference would make the read copy it.
+                var spare: [UInt8] = []
+                if Reading.productSharesBytes { spare = buffers.take() } else { swap(&spare, &own) }
+                defer { if !Reading.productSharesBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
-                    let stored = elements[positions[n]]
-                    let product = mayReuse ? try stored.read(reading, warnings: &warnings, reusing: &spare)
-                                           : try stored.read(reading, warnings: &warnings)
-                    return DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepare?(product))
+                    let product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: largest)
+                    var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepare?(product))
+                    if Reading.productSharesBytes { decoded.buffer = spare }
+                    return decoded
                 } catch {
+                    if Reading.productSharesBytes { buffers.giveBack(spare) }
                     return DecodedElement(outcome: .failure(error), warnings: warnings)
                 }
             }
@@ -104,6 +133,32 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
 
     /// Stops the workers and drops what is left decoded.
     func stop() { work.stop() }
+
+    /// Memory an element was read into, free again once the taker let the element go.
+    func giveBack(_ buffer: [UInt8]) {
+        if buffer.capacity > 0 { buffers.giveBack(buffer) }
+    }
+}
+
+/// Arrays elements were read into, handed back by the taker for the workers' next reads. Holds
+/// no more than were in flight at once (`WorkDoneAhead`'s budget bounds those).
+final class ReadBuffers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [[UInt8]] = []
+
+    /// One handed back, or an empty array (the read then allocates).
+    func take() -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? []
+    }
+
+    /// Keeps `buffer` for a later `take()`.
+    func giveBack(_ buffer: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        free.append(buffer)
+    }
 }
 
 extension ElementDecoding where Reading == ModelReading {

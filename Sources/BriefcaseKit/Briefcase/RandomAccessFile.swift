@@ -74,13 +74,20 @@ public final class RandomAccessFile: @unchecked Sendable {
 
     /// The bytes at `range` (clamped to the file).
     public func read(_ range: Range<Int>) throws(BriefcaseError) -> [UInt8] {
+        try read(range, capacity: 0)
+    }
+
+    /// The same, in an array of at least `capacity` bytes' capacity (up to 256 MiB of it: more
+    /// than the bytes read is only what a caller reusing the array expects to need next).
+    private func read(_ range: Range<Int>, capacity: Int) throws(BriefcaseError) -> [UInt8] {
         let lower = max(0, min(range.lowerBound, size)), upper = max(lower, min(range.upperBound, size))
         // Not zero-filled first: a conversion reads the whole file through here, and clearing
         // every byte before pread overwrites it cost as much as a quarter of decoding.
         let count = upper - lower
-        try Self.requireMemory(count, at: lower, path)
+        let capacity = max(count, min(capacity, 1 << 28))
+        try Self.requireMemory(capacity, at: lower, path)
         var failure: BriefcaseError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             do throws(BriefcaseError) {
                 guard try readFully(buffer.baseAddress!, count: count, at: lower) else {
                     failure = BriefcaseError(.io, "cannot read: the file ends before offset \(upper)", file: path)
@@ -109,14 +116,16 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// The bytes at `range` (clamped to the file), read into `spare`'s memory when nothing else
     /// holds it any more (a conversion reads element after element: their memory is then mapped
     /// once, not faulted in anew for each). `spare` keeps a reference for the next call; when
-    /// something still shares it, the array's copy-on-write gives fresh memory instead.
-    public func read(_ range: Range<Int>, reusing spare: inout [UInt8]) throws(BriefcaseError) -> [UInt8] {
+    /// something still shares it, the array's copy-on-write gives fresh memory instead. When
+    /// `spare` is too small, the fresh array gets room for `minimumCapacity` bytes — the largest
+    /// element to come — so that it is allocated once, not again for each larger element.
+    public func read(_ range: Range<Int>, reusing spare: inout [UInt8], minimumCapacity: Int = 0) throws(BriefcaseError) -> [UInt8] {
         let lower = max(0, min(range.lowerBound, size)), upper = max(lower, min(range.upperBound, size))
         let count = upper - lower
         var bytes = spare
         spare = []
         guard bytes.capacity >= count else {
-            bytes = try read(range)
+            bytes = try read(range, capacity: minimumCapacity)
             spare = bytes
             return bytes
         }

@@ -59,10 +59,10 @@ enum BriefcaseSource {
     /// A buffer holding `range` and the offset of its first byte: the whole buffer in memory (no
     /// copy), just `range` from a file, read into `spare`'s memory when nothing else holds it any
     /// more (`RandomAccessFile.read(_:reusing:)`: a conversion reads element after element).
-    func bytes(_ range: Range<Int>, reusing spare: inout [UInt8]) throws(BriefcaseError) -> (bytes: [UInt8], base: Int) {
+    func bytes(_ range: Range<Int>, reusing spare: inout [UInt8], minimumCapacity: Int) throws(BriefcaseError) -> (bytes: [UInt8], base: Int) {
         switch self {
         case .memory(let bytes): return (bytes, 0)
-        case .file(let file): return (try file.read(range, reusing: &spare), max(0, min(range.lowerBound, file.size)))
+        case .file(let file): return (try file.read(range, reusing: &spare, minimumCapacity: minimumCapacity), max(0, min(range.lowerBound, file.size)))
         }
     }
 

@@ -39,6 +39,9 @@ struct CheckedElement: Sendable {
 /// `validate`'s reading of an element (`ElementReading`): the rows go through the decoder's row
 /// reader into `ValueChecks`, which keeps nothing of a row whose values are plainly fine.
 struct CheckedReading: ElementReading {
+    /// Heads are detached; only flagged rows (rare) share the bytes, and copy-on-write keeps
+    /// those safe when the worker reads its next element into the same memory.
+    static var productSharesBytes: Bool { false }
     func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> CheckedElement {
         try decoder.readElement(entry) { (decoder: inout Bin2Decoder, reader: inout ByteReader) throws(BriefcaseError) -> CheckedElement in
             switch entry.kind {
