@@ -281,7 +281,7 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
     public func elementPreparation() -> ElementPreparation? {
         let codePage = codePage, chunks = encodedChunks
-        return ElementPreparation { element in
+        return ElementPreparation(needsRows: false) { element in
             var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
             do {
                 try encoder.encodeBody(element)

@@ -130,7 +130,9 @@ extension BriefcaseElements {
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
             // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
-            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation)
+            // Code page detection needs no rows when the sink checks what it writes as UTF-8.
+            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation,
+                                           headsSuffice: check?.holdsWhileValidUTF8 ?? true)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
@@ -145,6 +147,8 @@ extension BriefcaseElements {
                             guard valid else { sink.abandon(); return false }
                             continue
                         }
+                        // A sink that let the rows go must answer; one that did not is read again exactly.
+                        guard !decoded.headOnly else { sink.abandon(); return false }
                     } else {
                         try hand(element, decoded, at: i)
                     }

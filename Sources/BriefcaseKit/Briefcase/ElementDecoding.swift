@@ -27,6 +27,9 @@ struct DecodedElement<Product: Sendable>: Sendable {
     var warnings: [DecodingWarning]
     /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
     var prepared: (any Sendable)? = nil
+    /// Whether the worker let the rows or changes go once it had prepared the element
+    /// (`ElementPreparation.needsRows`): the outcome is then the element's head only.
+    var headOnly = false
     /// The memory the element was read into, when it shares it: the taker hands it back to the
     /// workers (`ReadBuffers`) once it has let the element go.
     var buffer: [UInt8] = []
@@ -49,15 +52,17 @@ struct ElementDecoding<Reading: ElementReading> {
     private var lastBuffer: [UInt8] = []
 
     /// With `prepare`, each worker also does the sink's work on what it read
-    /// (`BriefcaseSink.elementPreparation()`).
+    /// (`BriefcaseSink.elementPreparation()`); the work may replace the product by what the
+    /// taker still needs of it (then `keepsBytes` says whether that shares the bytes read).
     init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int,
-         prepare: (@Sendable (Reading.Product) -> any Sendable)? = nil) {
+         prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
         self.reading = reading
         self.positions = positions
         // Workers only pay when there is more than one element to share among them.
         ahead = jobs > 1 && positions.count > 1
-            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs, prepare: prepare) : nil
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs, prepare: prepare,
+                                   keepsBytes: keepsBytes) : nil
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -104,7 +109,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let buffers = ReadBuffers()
 
     init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
-         prepare: (@Sendable (Reading.Product) -> any Sendable)?) {
+         prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0, buffers = buffers
         work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
@@ -113,15 +118,17 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
                 var warnings: [DecodingWarning] = []
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
                 var spare: [UInt8] = []
-                if Reading.productSharesBytes { spare = buffers.take() } else { swap(&spare, &own) }
-                defer { if !Reading.productSharesBytes { swap(&spare, &own) } }
+                if keepsBytes { spare = buffers.take() } else { swap(&spare, &own) }
+                defer { if !keepsBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
-                    let product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: largest)
-                    var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepare?(product))
-                    if Reading.productSharesBytes { decoded.buffer = spare }
+                    var product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: largest)
+                    let prepared = prepare?(&product)
+                    var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
+                    if keepsBytes { decoded.buffer = spare }
+                    decoded.headOnly = Reading.productSharesBytes && !keepsBytes  // the preparation kept only the head
                     return decoded
                 } catch {
-                    if Reading.productSharesBytes { buffers.giveBack(spare) }
+                    if keepsBytes { buffers.giveBack(spare) }
                     return DecodedElement(outcome: .failure(error), warnings: warnings)
                 }
             }
@@ -164,7 +171,19 @@ final class ReadBuffers: @unchecked Sendable {
 extension ElementDecoding where Reading == ModelReading {
     /// The elements decoded into the model; with `preparation`, each worker also does the sink's
     /// work on the element it decoded.
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil) {
-        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, prepare: preparation.map { $0.prepare })
+    /// `headsSuffice`: the taker reads only the heads of prepared elements (its sink's
+    /// preparation does not need the rows, and code page detection none either), so the workers
+    /// let the rows go once prepared, and their memory with them (`DecodedElement.headOnly`).
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil, headsSuffice: Bool = false) {
+        let dropsRows = headsSuffice && preparation?.needsRows == false
+        var prepare: (@Sendable (inout Element) -> any Sendable)?
+        if let preparation {
+            prepare = { (element: inout Element) -> any Sendable in
+                let prepared = preparation.prepare(element)
+                if dropsRows { element = element.detachedHead }
+                return prepared
+            }
+        }
+        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, prepare: prepare, keepsBytes: !dropsRows)
     }
 }

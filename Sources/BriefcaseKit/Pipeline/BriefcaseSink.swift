@@ -93,10 +93,18 @@ public protocol BriefcaseSink {
 public struct ElementPreparation: Sendable {
     /// Makes the sink's result for one element; called on worker threads, in any order.
     public let prepare: @Sendable (Element) -> any Sendable
+    /// Whether `element(_:prepared:at:)` reads the element's rows or changes beside the result.
+    /// When not (a JSON writer, which writes the bytes it prepared), the worker lets them go as
+    /// soon as it has prepared them and hands on the element's head only — so their memory is
+    /// used again for the worker's next element instead of waiting, fresh, for the sink's turn.
+    /// Such a sink must answer `wroteOnlyValidUTF8()` (code page detection then needs no rows).
+    public let needsRows: Bool
 
-    /// A preparation doing `prepare` to each element.
-    public init(_ prepare: @escaping @Sendable (Element) -> any Sendable) {
+    /// A preparation doing `prepare` to each element; `needsRows` false: the sink gets only the
+    /// head of each element prepared.
+    public init(needsRows: Bool = true, _ prepare: @escaping @Sendable (Element) -> any Sendable) {
         self.prepare = prepare
+        self.needsRows = needsRows
     }
 }
 

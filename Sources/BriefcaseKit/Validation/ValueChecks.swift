@@ -215,6 +215,16 @@ extension Table {
     }
 }
 
+extension Element {
+    /// The head (no rows or changes), detached from the buffer it was read from.
+    var detachedHead: Element {
+        switch self {
+        case .table(let table): return .table(table.detachedHead)
+        case .delta(let delta): return .delta(delta.detachedHead)
+        }
+    }
+}
+
 extension Delta {
     /// The head (no changes), detached from the buffer it was read from.
     var detachedHead: Delta {
