@@ -27,7 +27,7 @@ extension AtomicFileOutput {
 /// A single-file briefcase or a bare Bin2 stream (`BinarySink`). Standard output and gzip are
 /// written from memory at the end: the writer patches the index position, which a pipe or a
 /// compressed stream cannot seek back to.
-struct BinaryConversionOutput: ConversionOutput {
+struct BinaryConversionOutput: ConversionOutput, PassingPreparedElements {
     var inner: BinarySink<SeekableOutput>
 
 

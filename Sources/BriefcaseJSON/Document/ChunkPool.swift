@@ -1,4 +1,4 @@
-import Foundation
+import BriefcaseKit
 import JSONCore
 
 /// Fixed-size byte chunks handed back after use, for the elements encoded ahead on worker
@@ -10,32 +10,24 @@ import JSONCore
 /// never move, and any chunk serves any element, so once the first elements are through, every
 /// element is written into memory already touched. The pool holds as many chunks as were ever in
 /// flight at once: bounded by the elements the workers may hold ahead (`WorkDoneAhead`'s budget).
-final class ChunkPool: @unchecked Sendable {
+final class ChunkPool: Sendable {
     /// Bytes in a chunk: large enough that a chunk costs one write, small against an element.
     static let chunkSize = 1 << 20
-    private let lock = NSLock()
-    private var free: [[UInt8]] = []
+    private let arrays = ByteArrayPool()
 
     /// An empty chunk of `chunkSize` capacity, one used before when there is one.
     func take() -> [UInt8] {
-        lock.lock()
-        var chunk = free.popLast()
-        lock.unlock()
-        if chunk == nil {
-            chunk = []
-            chunk!.reserveCapacity(Self.chunkSize)
-        }
-        // Emptied here, not in `giveBack`: by now whatever held it let it go, so the memory is
-        // this array's alone and is kept (emptying a shared array would copy it).
-        chunk!.removeAll(keepingCapacity: true)
-        return chunk!
+        var chunk = arrays.take()
+        // Emptied here, not when handed back: by now whatever held it let it go, so the memory
+        // is this array's alone and is kept (emptying a shared array would copy it).
+        chunk.removeAll(keepingCapacity: true)
+        chunk.reserveCapacity(Self.chunkSize)
+        return chunk
     }
 
     /// Keeps the chunks' memory for later `take()`s.
     func giveBack(_ chunks: [[UInt8]]) {
-        lock.lock()
-        defer { lock.unlock() }
-        free.append(contentsOf: chunks)
+        for chunk in chunks { arrays.giveBack(chunk) }
     }
 }
 

@@ -15,14 +15,24 @@ import CSystemShims
 struct ElementsParsedAhead {
     /// Where each item of the array starts.
     private let starts: [Int]
-    private let work: WorkDoneAhead<Result<(element: Element, end: Int), BriefcaseError>>
+    private let work: WorkDoneAhead<Result<ParsedElement, BriefcaseError>>
+
+    /// An element parsed ahead, where it ends, and what the sink's preparation made of it
+    /// (`BriefcaseSink.elementPreparation()`; then, when the preparation needs no rows, the
+    /// element is its head only).
+    struct ParsedElement: Sendable {
+        var element: Element
+        var end: Int
+        var prepared: (any Sendable)?
+    }
 
     /// More items than this are read by one job: the scan's list would be large for little gain.
     static let maximumCount = 4096
 
     /// Nil when there are fewer than two items, more than `maximumCount`, or the scan finds no
     /// end to the array (the reader then goes on alone).
-    init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, scanned: ((Range<Int>) -> Void)? = nil) {
+    init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, preparation: ElementPreparation? = nil,
+          scanned: ((Range<Int>) -> Void)? = nil) {
         guard let (starts, close) = Self.itemStarts(buf, array: array, scanned: scanned), starts.count > 1, starts.count <= Self.maximumCount else { return nil }
         self.starts = starts
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
@@ -32,8 +42,12 @@ struct ElementsParsedAhead {
                 var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
                 parser.i = starts[n]
                 do throws(BriefcaseError) {
-                    let element = try parser.element(n, reader)
-                    return .success((element, parser.i))
+                    var parsed = ParsedElement(element: try parser.element(n, reader), end: parser.i)
+                    if let preparation {
+                        parsed.prepared = preparation.prepare(parsed.element)
+                        if !preparation.needsRows { parsed.element = parsed.element.head }  // the rows' memory goes now
+                    }
+                    return .success(parsed)
                 } catch {
                     return .failure(error)
                 }
@@ -43,7 +57,7 @@ struct ElementsParsedAhead {
 
     /// Element `index` and where it ends, when the reader stands at `position`, where the scan
     /// found it; nil when the scan found it elsewhere (the reader then parses it itself).
-    func take(_ index: Int, at position: Int) throws(BriefcaseError) -> (element: Element, end: Int)? {
+    func take(_ index: Int, at position: Int) throws(BriefcaseError) -> ParsedElement? {
         guard index < starts.count else { return nil }
         let parsed = work.take(index)
         guard starts[index] == position else { return nil }

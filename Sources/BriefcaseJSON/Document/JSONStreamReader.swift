@@ -141,12 +141,18 @@ public struct JSONStreamReader {
     /// `elements` at `i`; false on a structure to be read whole.
     private mutating func streamElements<S: BriefcaseSink>(_ head: JSONDocumentHead, into consumer: inout Restarting<S>) throws(BriefcaseError) -> Bool {
         let reader = ValueReader(codePage: head.codePage)
-        let ahead = jobs > 1 ? ElementsParsedAhead(buf, array: i, reader: reader, jobs: jobs, scanned: scanned) : nil
+        // With workers, they also do the sink's own work on each element (a binary writer's encoding).
+        let ahead = jobs > 1 ? ElementsParsedAhead(buf, array: i, reader: reader, jobs: jobs, preparation: consumer.sink.elementPreparation(),
+                                                   scanned: scanned) : nil
         defer { ahead?.stop() }
         return try forEachItem { (this, index) throws(BriefcaseError) in
-            if let (element, end) = try ahead?.take(index, at: this.i) {
-                try consumer.element(element)
-                this.i = end
+            if let parsed = try ahead?.take(index, at: this.i) {
+                if let prepared = parsed.prepared {
+                    try consumer.sink.element(parsed.element, prepared: prepared, at: index)
+                } else {
+                    try consumer.element(parsed.element)
+                }
+                this.i = parsed.end
             } else {
                 try consumer.element(try this.element(index, reader))
             }

@@ -7,6 +7,18 @@ public enum Bin2Encoder {
         try BriefcaseStreamWriter.bytes(of: BriefcaseFile(stream: stream), as: .bin2)
     }
 
+    /// The body of `element` as if it started at position 0, written into `memory`'s capacity:
+    /// what a worker thread encodes ahead for `BriefcaseStreamWriter.write(encoded:kind:name:)`,
+    /// which moves its schema end to where it lands.
+    public static func encodeAhead(_ element: Element, into memory: [UInt8]) throws(BriefcaseError) -> EncodedBin2Element {
+        var writer = ByteWriter(reusing: memory, capacity: estimatedSize(of: element))
+        switch element {
+        case .table(let table): try encodeTable(table, into: &writer, at: 0)
+        case .delta(let delta): try encodeDelta(delta, into: &writer)
+        }
+        return EncodedBin2Element(bytes: writer.bytes)
+    }
+
     /// Appends the body of `table`, which starts at `position` in its file: the schema-end
     /// position written in it is absolute in the file, as Data Abstract for .NET writes it.
     static func encodeTable(_ table: Table, into writer: inout ByteWriter, at position: Int) throws(BriefcaseError) {
@@ -265,4 +277,10 @@ public enum Bin2Encoder {
             }
         }
     }
+}
+
+/// An element's body encoded ahead at position 0 (`Bin2Encoder.encodeAhead`).
+public struct EncodedBin2Element: Sendable {
+    /// The body's bytes.
+    public let bytes: [UInt8]
 }

@@ -130,9 +130,11 @@ extension BriefcaseElements {
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
             // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
-            // Code page detection needs no rows when the sink checks what it writes as UTF-8.
+            // Code page detection needs no rows when the sink checks what it writes as UTF-8 (a
+            // JSON writer does; a binary one, which copies bytes, does not).
+            let sinkChecksUTF8 = sink.wroteOnlyValidUTF8() != nil
             var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation,
-                                           headsSuffice: check?.holdsWhileValidUTF8 ?? true)
+                                           headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }

@@ -31,7 +31,7 @@ struct DecodedElement<Product: Sendable>: Sendable {
     /// (`ElementPreparation.needsRows`): the outcome is then the element's head only.
     var headOnly = false
     /// The memory the element was read into, when it shares it: the taker hands it back to the
-    /// workers (`ReadBuffers`) once it has let the element go.
+    /// workers (`ByteArrayPool`) once it has let the element go.
     var buffer: [UInt8] = []
 }
 
@@ -106,7 +106,7 @@ struct ElementDecoding<Reading: ElementReading> {
 /// VM, as what a second core gains — so once the first elements are through, none is needed.
 final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
-    private let buffers = ReadBuffers()
+    private let buffers = ByteArrayPool()
 
     init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
@@ -142,30 +142,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     func stop() { work.stop() }
 
     /// Memory an element was read into, free again once the taker let the element go.
-    func giveBack(_ buffer: [UInt8]) {
-        if buffer.capacity > 0 { buffers.giveBack(buffer) }
-    }
-}
-
-/// Arrays elements were read into, handed back by the taker for the workers' next reads. Holds
-/// no more than were in flight at once (`WorkDoneAhead`'s budget bounds those).
-final class ReadBuffers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [[UInt8]] = []
-
-    /// One handed back, or an empty array (the read then allocates).
-    func take() -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        return free.popLast() ?? []
-    }
-
-    /// Keeps `buffer` for a later `take()`.
-    func giveBack(_ buffer: [UInt8]) {
-        lock.lock()
-        defer { lock.unlock() }
-        free.append(buffer)
-    }
+    func giveBack(_ buffer: [UInt8]) { buffers.giveBack(buffer) }
 }
 
 extension ElementDecoding where Reading == ModelReading {

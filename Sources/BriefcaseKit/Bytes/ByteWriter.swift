@@ -9,6 +9,13 @@ public struct ByteWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// An empty writer in `memory`'s memory (an array used before), with room for `capacity`.
+    public init(reusing memory: [UInt8], capacity: Int) {
+        bytes = memory
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     /// The number of bytes written.
     public var count: Int { bytes.count }
 

@@ -136,14 +136,42 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     /// which moves with the body.
     public mutating func write(raw bytes: consuming [UInt8], of stored: BriefcaseElements.Stored) throws(BriefcaseError) {
         var body = bytes
-        if stored.kind == .table, body.count >= 5 {
-            let schemaEnd = Int(ByteReader(bytes: body).getInteger(at: 1, as: Int32.self)!)
-            if body[0] != 0 || schemaEnd != 0 { // (no schema and schema end 0: stays 0)
-                let moved = try ByteWriter.int32(stored.positionBase + schemaEnd - stored.range.lowerBound + count, "schema end position")
-                withUnsafeBytes(of: moved.littleEndian) { for i in 0..<4 { body[1 + i] = $0[i] } }
-            }
+        if stored.kind == .table {
+            try Self.moveSchemaEnd(in: &body, by: count - (stored.range.lowerBound - stored.positionBase))
         }
         try append(stored.kind, stored.name) { output throws(BriefcaseError) in try output.append(body) }
+    }
+
+    /// Writes an element encoded ahead, on another thread, as if it started at position 0
+    /// (`Bin2Encoder.encodeAhead`): its schema end moves to where it lands. A failed encoding
+    /// fails here, in the element's turn, as `write(_:)` would have.
+    public mutating func write(encoded: Result<EncodedBin2Element, BriefcaseError>, kind: ElementKind, name: ByteString) throws(BriefcaseError) {
+        let count = count
+        try append(kind, name) { output throws(BriefcaseError) in
+            let body = try encoded.get().bytes
+            guard kind == .table, body.count >= 5 else { return try output.append(body) }
+            // The first five bytes patched apart: changing the body in place would copy it whole
+            // (the caller still holds it).
+            var start = Array(body[0 ..< 5])
+            try Self.moveSchemaEnd(in: &start, by: count)
+            _ = try output.append(start)
+            let failure: BriefcaseError? = body.withUnsafeBytes { bytes in
+                do throws(BriefcaseError) { try output.append(UnsafeRawBufferPointer(rebasing: bytes[5...])) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            return body.count
+        }
+    }
+
+    /// Adds `delta` to the schema-end position of a table body (bytes 1…4), unless the table has
+    /// no schema and a zero there (which stays 0): the one absolute position a body holds.
+    static func moveSchemaEnd(in body: inout [UInt8], by delta: Int) throws(BriefcaseError) {
+        guard body.count >= 5 else { return }
+        let schemaEnd = Int(ByteReader(bytes: body).getInteger(at: 1, as: Int32.self)!)
+        guard body[0] != 0 || schemaEnd != 0 else { return }
+        let moved = try ByteWriter.int32(schemaEnd + delta, "schema end position")
+        withUnsafeBytes(of: moved.littleEndian) { for i in 0..<4 { body[1 + i] = $0[i] } }
     }
 
     /// Appends one element (`write` appends its bytes and returns their count) and notes it for the index.

@@ -25,6 +25,30 @@ public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
         try writer!.write(element)
     }
 
+    /// Each element encoded on the thread that decoded or parsed it, as if at position 0, into
+    /// memory an element written before used (`Bin2Encoder.encodeAhead`); the rows are not
+    /// needed afterwards. The bytes are those `element(_:)` writes, the schema end moved.
+    public func elementPreparation() -> ElementPreparation? {
+        let memory = encodedMemory
+        return ElementPreparation(needsRows: false) { element in
+            do throws(BriefcaseError) {
+                return Result<EncodedBin2Element, BriefcaseError>.success(try Bin2Encoder.encodeAhead(element, into: memory.take()))
+            } catch {
+                return Result<EncodedBin2Element, BriefcaseError>.failure(error)
+            }
+        }
+    }
+
+    /// Writes an element encoded on another thread (its head is enough), in its turn.
+    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        guard let encoded = prepared as? Result<EncodedBin2Element, BriefcaseError> else { return try self.element(element, at: position) }
+        try writer!.write(encoded: encoded, kind: element.kind, name: element.name)
+        if case .success(let done) = encoded { encodedMemory.giveBack(done.bytes) }
+    }
+
+    /// The memory of elements encoded ahead, used again by the next ones.
+    private let encodedMemory = ByteArrayPool()
+
     /// Writes the element index and completes the output.
     public mutating func finish() throws(BriefcaseError) {
         try writer!.finish()
