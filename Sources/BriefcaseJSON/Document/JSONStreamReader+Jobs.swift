@@ -37,7 +37,10 @@ struct ElementsParsedAhead {
         self.starts = starts
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
         let bytes = SharedBytes(buf: buf)
-        work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase JSON element parsing") {
+        // Elements whose rows the workers drop once prepared hold only their encoded bytes while
+        // they wait: twice as many may be done ahead (`WorkDoneAhead.budgetPerJob`).
+        work = WorkDoneAhead(sizes: sizes, jobs: jobs, budgetPerJob: preparation?.needsRows == false ? 2 : 1,
+                             name: "briefcase JSON element parsing") {
             { n, _ in
                 var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
                 parser.i = starts[n]
