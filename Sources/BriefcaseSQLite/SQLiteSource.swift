@@ -160,14 +160,18 @@ public struct SQLiteSource {
             let head = try head(encoding: encoding)
             let entries = try entries()
             if sink.takesHeadsOnly {
-                // `info`: each element's head and count as stored, no row decoded (edits made with
-                // SQL are not looked for: they become pending changes only when read back whole).
+                // `info`: what `convert` would give, edits made with SQL included — each stored
+                // element's head and count (no row of it decoded), and the deltas the edits made.
+                let (plan, edits) = try plan(entries, codePage: head.codePage)
                 try sink.begin(head)
-                for (index, entry) in entries.enumerated() {
-                    try sink.element(summary: try summary(entry), at: index)
+                for (index, step) in plan.enumerated() {
+                    switch step {
+                    case .stored(let entry): try sink.element(summary: try summary(entry), at: index)
+                    case .edited(let delta): try sink.element(.delta(delta), at: index)
+                    }
                 }
                 try sink.finish()
-                return []
+                return edits
             }
             guard sink.needsHeads else {
                 try sink.begin(head)

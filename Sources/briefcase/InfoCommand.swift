@@ -9,7 +9,9 @@ struct InfoCommand: ParsableCommand {
         abstract: "Show a briefcase's properties, tables, columns and pending deltas.",
         discussion: """
         Reads only the header, the element index and each element's head: rows are not decoded, \
-        so info is fast on large briefcases.
+        so info is fast on large briefcases. An SQLite database is shown as convert reads it: \
+        its tables are compared with their stored rows, and edits made with SQL show as the \
+        pending changes they become.
 
         Examples:
           briefcase info Orders.daBriefcase
@@ -18,7 +20,7 @@ struct InfoCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json or .snapshot.json; - for standard input with --from).")
+    @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json, .snapshot.json or .sqlite; - for standard input with --from).")
     var path: String
 
     @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")

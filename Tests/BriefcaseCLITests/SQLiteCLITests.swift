@@ -177,4 +177,28 @@ extension CLITests {
             #expect(withoutFormat(fromDatabase.text) == withoutFormat(original.text), "\(fixture)")
         }
     }
+
+    /// `info` of a database edited with SQL shows what `convert` makes of it: orders.bin2 stores
+    /// 3 pending changes of Orders (Sources/FixtureMaker/main.swift); a row inserted with SQL adds
+    /// one (4), told on standard error as `convert` tells it, and the whole `info` is that of the
+    /// briefcase written back.
+    @Test func infoOfAnEditedDatabaseShowsTheEditsAsPendingChanges() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return }
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("orders.sqlite").path, back = dir.appendingPathComponent("back.daBriefcase").path
+        #expect(try Self.run(["convert", Self.fixtures.appendingPathComponent("orders.bin2").path, db]).status == 0)
+        #expect(try Self.run(["info", db]).text.contains("Orders: 3 rows, 4 fields, delta with 3 changes"))
+        #expect(try Self.run(["-c", "/usr/bin/sqlite3 '\(db)' \"INSERT INTO Orders VALUES (9, 'Zed', '1.25', NULL)\""],
+                             program: URL(fileURLWithPath: "/bin/sh")).status == 0)
+        let info = try Self.run(["info", db])
+        #expect(info.status == 0)
+        #expect(info.text.contains("Orders: 3 rows, 4 fields, delta with 4 changes"), "\(info.text)")
+        #expect(info.stderr.contains("table 'Orders': 1 inserted, 0 updated, 0 deleted row(s) recorded as pending changes"))
+        #expect(try Self.run(["convert", db, back]).status == 0)
+        func withoutFormat(_ text: String) -> String {
+            text.replacingOccurrences(of: #""format": "[a-z0-9]+""#, with: "", options: .regularExpression)
+        }
+        #expect(withoutFormat(try Self.run(["info", db, "--json"]).text) == withoutFormat(try Self.run(["info", back, "--json"]).text))
+    }
 }
