@@ -51,9 +51,33 @@ import BriefcaseKit
 
 /// The cores a command that decodes a binary briefcase's elements uses (`info`, which decodes
 /// only heads, takes it and ignores it, so every command reading a briefcase accepts it).
+/// How the commands read their input: `--from` (the format, when neither the name nor the
+/// content says it), `--encoding` and `--jobs`.
+struct InputOptions: ParsableArguments {
+    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
+    var from: FileFormat?
+
+    @OptionGroup var encoding: EncodingOption
+
+    @OptionGroup var jobs: JobsOption
+
+    /// Standard input (`-`) among `paths` needs `--from`: it has no name, and is read once.
+    func check(_ paths: [String]) throws {
+        if paths.contains("-") && from == nil { throw ValidationError("reading standard input needs --from") }
+    }
+
+    /// The format of `path`: `--from`, else from its extension or content.
+    func format(of path: String) throws -> FileFormat { try FileFormat.ofInput(path, explicit: from) }
+
+    /// `path` read as these options say, in `format`.
+    func source(_ path: String, format: FileFormat) -> InputSource {
+        InputSource(path: path, format: format, encoding: encoding.codePage, jobs: jobs.count)
+    }
+}
+
 struct JobsOption: ParsableArguments {
     static let help = ArgumentHelp(
-        "How many elements (tables and deltas) of a binary briefcase or folder to decode at once.",
+        "How many elements (tables and deltas) to read at once: decoded from a binary briefcase or folder, or parsed from JSON.",
         discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. 1 decodes on one thread. info reads no rows and ignores it.",
         valueName: "n")
 

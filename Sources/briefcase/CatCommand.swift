@@ -27,8 +27,7 @@ struct CatCommand: ParsableCommand {
     @Argument(help: "The briefcase (.daBriefcase, .bin2, .json, a .briefcase folder, or - for standard input with --from).")
     var path: String
 
-    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
-    var from: FileFormat?
+    @OptionGroup var inputOptions: InputOptions
 
     @Option(help: "The table to print (case-insensitive).")
     var table: String
@@ -39,18 +38,14 @@ struct CatCommand: ParsableCommand {
     @Flag(help: "Print the rows as stored, without applying the pending delta.")
     var original = false
 
-    @OptionGroup var encodingOption: EncodingOption
-
-    @OptionGroup var jobsOption: JobsOption
-
     func validate() throws {
-        if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+        try inputOptions.check([path])
     }
 
     func run() throws {
-        let inputFormat = try FileFormat.ofInput(path, explicit: from)
+        let inputFormat = try inputOptions.format(of: path)
         var selection = TableSelection(named: table)
-        try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage, jobs: jobsOption.count)
+        try inputOptions.source(path, format: inputFormat)
             .readNamingInput(into: &selection, textOutput: true)
         let codePage = selection.codePage
         guard selection.dataset != nil || selection.delta != nil else {

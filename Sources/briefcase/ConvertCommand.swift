@@ -51,15 +51,10 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Where to write (- for standard output).")
     var output: String
 
-    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
-    var from: FileFormat?
-
     @Option(help: "Output format. Default: from the output's extension.")
     var to: FileFormat?
 
-    @OptionGroup var encodingOption: EncodingOption
-
-    @OptionGroup var jobsOption: JobsOption
+    @OptionGroup var inputOptions: InputOptions
 
     @Flag(help: "Replace OUTPUT if it exists.")
     var force = false
@@ -74,7 +69,7 @@ struct ConvertCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if input == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+        try inputOptions.check([input])
         if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
     }
 
@@ -84,12 +79,12 @@ struct ConvertCommand: ParsableCommand {
         if output != "-" && !force && FileIO.exists(output) {
             throw UsageError("'\(output)' exists; use --force to replace it")
         }
-        let inputFormat = try FileFormat.ofInput(input, explicit: from)
+        let inputFormat = try inputOptions.format(of: input)
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
         defer { progress?.finish() }
         try Conversion(input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat,
-                       encoding: encodingOption.codePage, skipDamaged: skipDamaged, jobs: jobsOption.count, ignoreLimits: ignoreLimits,
+                       encoding: inputOptions.encoding.codePage, skipDamaged: skipDamaged, jobs: inputOptions.jobs.count, ignoreLimits: ignoreLimits,
                        progress: progress).run()
     }
 }

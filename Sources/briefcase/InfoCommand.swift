@@ -23,23 +23,18 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "The briefcase (.daBriefcase, .briefcase, .bin2, .json, .snapshot.json or .sqlite; - for standard input with --from).")
     var path: String
 
-    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
-    var from: FileFormat?
+    @OptionGroup var inputOptions: InputOptions
 
     @Flag(help: "Print one JSON object: format, encoding, properties, tables.")
     var json = false
 
-    @OptionGroup var encodingOption: EncodingOption
-
-    @OptionGroup var jobsOption: JobsOption  // (accepted, and ignored: info decodes only each element's head)
-
     func validate() throws {
-        if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+        try inputOptions.check([path])
     }
 
     func run() throws {
-        let format = try FileFormat.ofInput(path, explicit: from)
-        let summary = try BriefcaseSummary.load(path, format: format, encoding: encodingOption.codePage)
+        let format = try inputOptions.format(of: path)
+        let summary = try BriefcaseSummary.load(path, format: format, encoding: inputOptions.encoding.codePage)
         if json {
             var writer = JSONWriter(sink: StandardOutputSink())
             summary.writeJSON(&writer)

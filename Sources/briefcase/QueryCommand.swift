@@ -42,19 +42,14 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "jsonl (the default), csv, or table (aligned columns).")
     var format: QueryFormat = .jsonl
 
-    @Option(help: "Input format: \(FileFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: from the extension or content.")
-    var from: FileFormat?
-
-    @OptionGroup var encodingOption: EncodingOption
-
-    @OptionGroup var jobsOption: JobsOption
+    @OptionGroup var inputOptions: InputOptions
 
     func validate() throws {
-        if path == "-" && from == nil { throw ValidationError("reading standard input needs --from") }
+        try inputOptions.check([path])
     }
 
     func run() throws {
-        let inputFormat = try FileFormat.ofInput(path, explicit: from)
+        let inputFormat = try inputOptions.format(of: path)
         let database: SQLiteDatabase
         if inputFormat == .sqlite {
             try GzipInput.refuseFolder(.sqlite, path)
@@ -64,7 +59,7 @@ struct QueryCommand: ParsableCommand {
             database = try Self.openReadable(path)
         } else {
             var sink = SQLiteSink(path: nil)
-            try InputSource(path: path, format: inputFormat, encoding: encodingOption.codePage, jobs: jobsOption.count)
+            try inputOptions.source(path, format: inputFormat)
                 .readNamingInput(into: &sink, textOutput: true)
             database = sink.database!
         }

@@ -51,27 +51,22 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Count warnings as errors.")
     var strict = false
 
-    @Option(help: "Input format of every PATH: dabriefcase, folder, bin2, json or snapshot. Default: from the extension or content.")
-    var from: FileFormat?
-
-    @OptionGroup var encodingOption: EncodingOption
-
-    @OptionGroup var jobsOption: JobsOption
+    @OptionGroup var inputOptions: InputOptions
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one PATH to check") }
-        if paths.contains("-") && from == nil { throw ValidationError("reading standard input needs --from") }
+        try inputOptions.check(paths)
         if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
     }
 
     func run() throws {
-        let options = ValidationOptions(codePage: encodingOption.codePage, strict: strict, jobs: jobsOption.count)
+        let options = ValidationOptions(codePage: inputOptions.encoding.codePage, strict: strict, jobs: inputOptions.jobs.count)
         var reports: [ValidationReport] = []
         var unchecked: Set<Int> = []   // indices of reports for paths that could not be read
         var status: Int32 = 0
         for path in paths {
             do {
-                let report = try Self.check(path, format: from, options: options)
+                let report = try Self.check(path, format: inputOptions.from, options: options)
                 if let reason = report.encodingReason, let encoding = report.encoding {
                     Console.note("\(path): 8-bit strings read as \(encoding): \(reason) (override with --encoding)")
                 }
@@ -84,7 +79,7 @@ struct ValidateCommand: ParsableCommand {
                 Console.error(located.description)
                 status = 2
                 unchecked.insert(reports.count)
-                reports.append(ValidationReport(path: path, format: from?.rawValue ?? Self.formatFromName(path)?.rawValue ?? "",
+                reports.append(ValidationReport(path: path, format: inputOptions.from?.rawValue ?? Self.formatFromName(path)?.rawValue ?? "",
                                                 errors: [Finding(.input, located.message, offset: located.offset, element: located.element)]))
             }
         }
