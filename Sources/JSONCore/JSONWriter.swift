@@ -84,9 +84,14 @@ public struct JSONWriter<Sink: ByteSink> {
     /// buffer: for large pieces made elsewhere, such as an element encoded on another thread).
     public mutating func writeThrough(_ bytes: [UInt8]) {
         drain()
-        guard sinkError == nil else { return }
+        bytes.withUnsafeBytes { hand($0) }
+    }
+
+    /// Hands `bytes` to the sink, unless it failed before; its first error is kept (sticky).
+    private mutating func hand(_ bytes: UnsafeRawBufferPointer) {
+        guard sinkError == nil, !bytes.isEmpty else { return }
         do {
-            try bytes.withUnsafeBytes { try sink.write($0) }
+            try sink.write(bytes)
         } catch {
             sinkError = error
         }
@@ -95,13 +100,10 @@ public struct JSONWriter<Sink: ByteSink> {
     /// Writes the buffer to the sink (or drops it after a sink error) and empties it.
     @usableFromInline
     mutating func drain() {
-        if sinkError == nil && !buffer.isEmpty {
-            do {
-                try buffer.withUnsafeBytes { try sink.write($0) }
-            } catch {
-                sinkError = error
-            }
-        }
+        var pending: [UInt8] = []
+        swap(&pending, &buffer)  // (moved out and back: `hand` changes self, and no copy is made)
+        pending.withUnsafeBytes { hand($0) }
+        swap(&pending, &buffer)
         if buffer.capacity > 4 * bufferSize {
             buffer = []  // one huge value grew the buffer; don't keep that memory
             buffer.reserveCapacity(bufferSize)
