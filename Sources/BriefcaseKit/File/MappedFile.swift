@@ -47,19 +47,23 @@ public final class MappedFile {
     /// again): for a pass that reads ahead of the reader, such as the scan of a JSON document's
     /// elements before they are parsed on several threads.
     public func release(_ range: Range<Int>) {
-        guard let base else { return }
-        let lower = (max(range.lowerBound, released) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
-        let upper = min(range.upperBound, count) / Self.pageSize * Self.pageSize
-        guard upper > lower else { return }
-        _ = madvise(base + lower, upper - lower, MADV_DONTNEED)
+        dropPages(from: max(range.lowerBound, released), to: range.upperBound)
     }
 
     /// Drops the whole pages before `offset` from memory (they are read again if touched).
     public func release(upTo offset: Int) {
-        guard let base else { return }
-        let end = min(offset, count) / Self.pageSize * Self.pageSize
-        guard end > released else { return }
-        _ = madvise(base + released, end - released, MADV_DONTNEED)
-        released = end
+        if let end = dropPages(from: released, to: offset) { released = end }
+    }
+
+    /// Drops the pages wholly inside `lower ..< upper` (clamped to the file); the end of what was
+    /// dropped, nil when no whole page lies there.
+    @discardableResult
+    private func dropPages(from lower: Int, to upper: Int) -> Int? {
+        guard let base else { return nil }
+        let first = (lower + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let end = min(upper, count) / Self.pageSize * Self.pageSize
+        guard end > first else { return nil }
+        _ = madvise(base + first, end - first, MADV_DONTNEED)
+        return end
     }
 }
