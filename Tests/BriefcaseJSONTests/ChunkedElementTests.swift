@@ -73,4 +73,35 @@ import Testing
         #expect(many == one)
         #expect(try JSONDocumentDecoder().decode(many) == document)
     }
+
+    /// A table of many rows encoded in parts (`JSONElementParts`, row ranges at once on several
+    /// threads): the bytes one encoder writes straight into an array; with values that do not fit
+    /// their column in two parts, the error of the first of them, as one encoder stops at it.
+    @Test(arguments: [2, 3, 8])
+    func aLargeTableEncodedInPartsIsTheTableEncodedAtOnce(jobs: Int) throws {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Text", type: .string)]
+        var table = Table(name: "Parts", fields: fields, rows: (0 ..< 5 * JSONElementParts.rowsPerPart + 7).map { r in
+            [.integer(Int64(r)), .ansiString(ByteString(utf8: "row \(r) é"))]
+        })
+        func atOnce(_ table: Table) throws -> [UInt8] {
+            var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+            try encoder.encodeBody(.table(table))
+            try encoder.writer.flush()
+            return encoder.writer.sink.bytes
+        }
+        let parts = JSONElementParts(codePage: .utf8, chunks: ChunkPool())
+        let encoded = try parts.encode(.table(table), jobs: jobs).get()
+        #expect(encoded.chunks.flatMap { $0 } == (try atOnce(table)))
+        #expect(encoded.validUTF8)
+        // About 1.1 MB of JSON: two chunks from one encoder; parts each end in a chunk of their own.
+        #expect(encoded.chunks.count >= min(jobs, 5), "encoded in \(min(jobs, 5)) parts")
+        // Text in an integer column: rows 30 000 and 12 000 (in a later and an earlier part).
+        table.rows[30_000][0] = .ansiString("x")
+        table.rows[12_000][0] = .ansiString("y")
+        var expected = ""
+        do { _ = try atOnce(table) } catch let error as BriefcaseError { expected = error.description }
+        #expect(expected.contains("row 12000"))
+        guard case .failure(let error) = parts.encode(.table(table), jobs: jobs) else { Issue.record("no error"); return }
+        #expect(error.description == expected)
+    }
 }

@@ -102,6 +102,13 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     // MARK: elements
 
     mutating func encodeTable(_ table: Table) throws {
+        encodeTableHead(table)
+        try encodeRows(of: table, table.rows.indices)
+        encodeTableEnd(table)
+    }
+
+    /// A table's object up to its first row.
+    mutating func encodeTableHead(_ table: Table) {
         writer.writeRaw("{\"kind\": \"table\", \"name\": ")
         writeAnsi(table.name)
         writer.writeRaw(",\n     \"schema\": ")
@@ -122,15 +129,24 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         writer.writeRaw(",\n     \"fields\": [")
         writeFields(table.fields.map { ($0.name, $0.type, $0.size) })
         writer.writeRaw("],\n     \"rows\": [")
+    }
+
+    /// The rows of `table` in `range`, each after its separator (the first row's differs): the
+    /// rows of a table written in parts, one after another, are the rows written at once.
+    mutating func encodeRows(of table: Table, _ range: Range<Int>) throws {
         let types = table.fields.map(\.type), storages = types.map(\.storage)
-        for (r, row) in table.rows.enumerated() {
+        for r in range {
             if r == 0 { writer.writeRaw("\n      ") } else { writer.writeRaw(",\n      ") }
             do {
-                try writeValues(row, types, storages)
+                try writeValues(table.rows[r], types, storages)
             } catch {
                 throw BriefcaseError(.invalidModel, "row \(r): \(error.message)", element: codePage.decodeForDisplay(table.name))
             }
         }
+    }
+
+    /// The end of a table's object, after its last row.
+    mutating func encodeTableEnd(_ table: Table) {
         writer.writeRaw(table.rows.isEmpty ? "]}" : "\n     ]}")
     }
 
@@ -281,18 +297,9 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
     public func elementPreparation() -> ElementPreparation? {
         let codePage = codePage, chunks = encodedChunks
-        return ElementPreparation(needsRows: false) { element in
-            var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
-            do {
-                try encoder.encodeBody(element)
-                try encoder.writer.flush()
-            } catch {
-                encoder.writer.sink.giveBack()
-                return Result<EncodedJSONElement, BriefcaseError>.failure(error as? BriefcaseError ?? BriefcaseError(.io, "cannot write: \(error)"))
-            }
-            return Result<EncodedJSONElement, BriefcaseError>.success(EncodedJSONElement(chunks: encoder.writer.sink.chunks,
-                                                                                 validUTF8: !encoder.emitter.takeInvalidUTF8()))
-        }
+        return ElementPreparation(needsRows: false, jobs: { element, jobs in
+            JSONElementParts(codePage: codePage, chunks: chunks).encode(element, jobs: jobs)
+        })
     }
 
     /// Writes an element encoded on another thread: the bytes `element(_:)` would write.

@@ -47,7 +47,7 @@ struct ElementsParsedAhead {
                 do throws(BriefcaseError) {
                     var parsed = ParsedElement(element: try parser.element(n, reader), end: parser.i)
                     if let preparation {
-                        parsed.prepared = preparation.prepare(parsed.element)
+                        parsed.prepared = preparation.prepare(parsed.element, jobs)
                         if !preparation.needsRows { parsed.element = parsed.element.head }  // the rows' memory goes now
                     }
                     return .success(parsed)

@@ -158,7 +158,7 @@ extension ElementDecoding where Reading == ModelReading {
         var prepare: (@Sendable (inout Element) -> any Sendable)?
         if let preparation {
             prepare = { (element: inout Element) -> any Sendable in
-                let prepared = preparation.prepare(element)
+                let prepared = preparation.prepare(element, jobs)
                 if dropsRows { element = element.detachedHead }
                 return prepared
             }

@@ -91,8 +91,10 @@ public protocol BriefcaseSink {
 
 /// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
 public struct ElementPreparation: Sendable {
-    /// Makes the sink's result for one element; called on worker threads, in any order.
-    public let prepare: @Sendable (Element) -> any Sendable
+    /// Makes the sink's result for one element; called on worker threads, in any order, with the
+    /// number of jobs of the run: a large element may be worked on by that many threads at once
+    /// (the caller's among them), so that it does not keep one core busy while the others wait.
+    public let prepare: @Sendable (_ element: Element, _ jobs: Int) -> any Sendable
     /// Whether `element(_:prepared:at:)` reads the element's rows or changes beside the result.
     /// When not (a JSON writer, which writes the bytes it prepared), the worker lets them go as
     /// soon as it has prepared them and hands on the element's head only — so their memory is
@@ -103,6 +105,12 @@ public struct ElementPreparation: Sendable {
     /// A preparation doing `prepare` to each element; `needsRows` false: the sink gets only the
     /// head of each element prepared.
     public init(needsRows: Bool = true, _ prepare: @escaping @Sendable (Element) -> any Sendable) {
+        self.prepare = { element, _ in prepare(element) }
+        self.needsRows = needsRows
+    }
+
+    /// A preparation doing `prepare` to each element with the run's number of jobs.
+    public init(needsRows: Bool = true, jobs prepare: @escaping @Sendable (_ element: Element, _ jobs: Int) -> any Sendable) {
         self.prepare = prepare
         self.needsRows = needsRows
     }

@@ -1,0 +1,87 @@
+import Foundation
+import JSONCore
+import BriefcaseKit
+
+/// An element's JSON object encoded on worker threads (`JSONDocumentEncoder.elementPreparation()`),
+/// into chunks of a `ChunkPool`: by the worker that decoded it, or — a table of many rows — in
+/// parts, row ranges encoded at once by up to `jobs` threads, the worker's among them.
+///
+/// Why parts: one large table can be a fifth of a briefcase or more. Encoded by one thread, it
+/// keeps one core busy while the others, soon done with the small tables, wait for it (the writer
+/// takes elements in order). Rows are independent and each row's text depends only on the row,
+/// its position (the separator before it) and the code page, so the parts, joined, are the bytes
+/// one thread writes — and the first failing row, in the first part that fails, is the error it
+/// stops at.
+struct JSONElementParts {
+    let codePage: CodePage
+    let chunks: ChunkPool
+
+    /// Rows below which a part is not worth a thread: about 1 MB of JSON.
+    static let rowsPerPart = 8192
+
+    func encode(_ element: Element, jobs: Int) -> Result<EncodedJSONElement, BriefcaseError> {
+        guard case .table(let table) = element, jobs > 1, table.rows.count >= 2 * Self.rowsPerPart else {
+            return part { encoder throws(BriefcaseError) in try Self.typed { try encoder.encodeBody(element) } }
+        }
+        let count = min(jobs, table.rows.count / Self.rowsPerPart)
+        let results = PartResults(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            let rows = table.rows.count * k / count ..< table.rows.count * (k + 1) / count
+            results[k] = part { encoder throws(BriefcaseError) in
+                if k == 0 { encoder.encodeTableHead(table) }
+                try Self.typed { try encoder.encodeRows(of: table, rows) }
+                if k == count - 1 { encoder.encodeTableEnd(table) }
+            }
+        }
+        var joined: [[UInt8]] = [], validUTF8 = true
+        for k in 0 ..< count {
+            switch results[k]! {
+            case .success(let encoded):
+                joined += encoded.chunks
+                validUTF8 = validUTF8 && encoded.validUTF8
+            case .failure(let error):
+                chunks.giveBack(joined)
+                for later in k + 1 ..< count { if case .success(let encoded) = results[later]! { chunks.giveBack(encoded.chunks) } }
+                return .failure(error)
+            }
+        }
+        return .success(EncodedJSONElement(chunks: joined, validUTF8: validUTF8))
+    }
+
+    /// What `body` writes, in chunks, and whether its 8-bit text was valid UTF-8.
+    private func part(_ body: (inout JSONDocumentEncoder<ChunkSink>) throws(BriefcaseError) -> Void) -> Result<EncodedJSONElement, BriefcaseError> {
+        var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
+        do throws(BriefcaseError) {
+            try body(&encoder)
+            try Self.typed { try encoder.writer.flush() }
+        } catch {
+            encoder.writer.sink.giveBack()
+            return .failure(error)
+        }
+        return .success(EncodedJSONElement(chunks: encoder.writer.sink.chunks, validUTF8: !encoder.emitter.takeInvalidUTF8()))
+    }
+
+    /// The encoder's errors as they are (its model errors), anything else as an I/O error.
+    private static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
+        do {
+            try body()
+        } catch let error as BriefcaseError {
+            throw error
+        } catch {
+            throw BriefcaseError(.io, "cannot write: \(error)")
+        }
+    }
+}
+
+/// The parts' results, each set by the thread that encoded it (one slot each, under a lock).
+private final class PartResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Result<EncodedJSONElement, BriefcaseError>?]
+
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+
+    subscript(k: Int) -> Result<EncodedJSONElement, BriefcaseError>? {
+        get { lock.lock(); defer { lock.unlock() }; return items[k] }
+        set { lock.lock(); defer { lock.unlock() }; items[k] = newValue }
+    }
+}
