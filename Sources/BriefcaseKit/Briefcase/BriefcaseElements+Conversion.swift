@@ -47,8 +47,11 @@ extension BriefcaseElements {
     /// (`ElementDecoding`), which is still called from this thread alone, element by element in
     /// its order: what it writes, the warnings and the elements left out, the code page chosen
     /// and any restart are those of `jobs: 1`, byte for byte. Memory then holds up to `jobs`
-    /// elements instead of one. The default, 1, starts no thread: a library does not take the
-    /// machine's cores unasked (the `briefcase` tool passes `--jobs`, by default every core).
+    /// elements instead of one (twice as many when the sink's `elementPreparation()` needs no
+    /// rows: the workers keep only what they prepared). The default, 1, starts no thread: a
+    /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
+    /// by default every core). In memory (`init(bytes:as:)`) every value shares the one buffer,
+    /// and the workers' reference counting on it costs more than they gain: read a file instead.
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
