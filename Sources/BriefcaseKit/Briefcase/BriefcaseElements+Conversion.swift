@@ -50,8 +50,8 @@ extension BriefcaseElements {
     /// elements instead of one (twice as many when the sink's `elementPreparation()` needs no
     /// rows: the workers keep only what they prepared). The default, 1, starts no thread: a
     /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
-    /// by default every core). In memory (`init(bytes:as:)`) every value shares the one buffer,
-    /// and the workers' reference counting on it costs more than they gain: read a file instead.
+    /// by default every core). A briefcase in memory (`init(bytes:as:)`), whose values all share
+    /// its one buffer, measured slower with two jobs than with one (README, Round 3): prefer a file.
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
