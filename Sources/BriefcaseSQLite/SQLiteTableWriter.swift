@@ -8,6 +8,8 @@ struct SQLiteTableWriter {
     let database: SQLiteDatabase
     let codePage: CodePage
     let image: ValueImage
+    /// Binds the rows of the current-rows and stored-rows tables.
+    let binder: RowBinder
     /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
     var takenNames: Set<String> = []
     private var insertElement: SQLiteStatement?
@@ -22,6 +24,7 @@ struct SQLiteTableWriter {
         self.database = database
         self.codePage = codePage
         image = ValueImage(codePage: codePage)
+        binder = RowBinder(image: image)
     }
 
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
@@ -203,32 +206,6 @@ struct SQLiteTableWriter {
         }
         if primaryKey { columns.append("PRIMARY KEY (" + layout.keyColumns.map { SQLiteDatabase.quote(layout.columns[$0]) }.joined(separator: ", ") + ")") }
         try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
-    }
-
-    /// Inserts `rows` with one prepared statement; returns whether the rowid is the key (a single
-    /// INTEGER key column, SQLite's rowid alias), else row i has rowid i + 1.
-    /// With `rowIDs`, row i gets rowid `rowIDs[i]` (unless the rowid is the key).
-    func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool,
-                rowIDs: [Int64]? = nil) throws(BriefcaseError) -> Bool {
-        let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
-        let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
-        let statement = try database.prepare("INSERT INTO \(SQLiteDatabase.quote(name)) (\(names.joined(separator: ", "))) VALUES ("
-                                             + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
-        let offset = byKey ? 1 : 2
-        for (index, row) in rows.enumerated() {
-            if !byKey { try statement.bind(.integer(rowIDs?[index] ?? Int64(index) + 1), at: 1) }
-            for column in layout.columns.indices {
-                try image.bind(column < row.count ? row[column] : nil, to: statement, at: column + offset)
-            }
-            do throws(BriefcaseError) {
-                while try statement.step() {}
-            } catch {
-                statement.reset()
-                throw error.inElement(name)
-            }
-            statement.reset()
-        }
-        return byKey
     }
 
     // MARK: deltas

@@ -30,31 +30,6 @@ struct ValueImage {
 }
 
 extension ValueImage {
-    /// Binds `sql(value)` to parameter `index`: text and blobs straight from the value's bytes
-    /// where SQLite stores the same text a Swift string would hold (well-formed UTF-16, valid
-    /// UTF-8 in a UTF-8 briefcase), else through `sql(_:)`.
-    func bind(_ value: Value?, to statement: SQLiteStatement, at index: Int) throws(BriefcaseError) {
-        switch value {
-        case .integer(let number)?: try statement.bind(.integer(number), at: index)
-        case .blob(let bytes)?:
-            try bytes.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in try statement.bindBlob(buffer, at: index) }
-        case .wideString(let text)? where Self.isWellFormedUTF16(text):
-            try text.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
-                try statement.bindText(buffer, encoding: SQLITE_UTF16LE, at: index)
-            }
-        case .ansiString(let text)? where codePage == .utf8 && text.withUnsafeBufferPointer(UTF8Validation.isValid),
-             .guid(let text)? where text.withUnsafeBufferPointer(UTF8Validation.isValid):
-            try text.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
-                try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
-            }
-        case .currency?, .decimal?:
-            try DecimalText.withText(of: value!) { (buffer) throws(BriefcaseError) in
-                try statement.bindText(buffer, encoding: SQLITE_UTF8, at: index)
-            }
-        default: try statement.bind(sql(value), at: index)
-        }
-    }
-
     /// UTF-16LE with an even length and every surrogate paired: what SQLite converts to the
     /// text `WideText.decode` gives.
     static func isWellFormedUTF16(_ text: ByteString) -> Bool {
