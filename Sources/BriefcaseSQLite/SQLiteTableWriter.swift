@@ -60,7 +60,8 @@ struct SQLiteTableWriter {
             try property.run([.integer(Int64(position)), .text(codePage.decodeForDisplay(item.name)),
                               .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
         }
-        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
+        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10))")
         insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
@@ -101,7 +102,8 @@ struct SQLiteTableWriter {
             current = .text(name)
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
-                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
+                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count))])
+        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(layout.keyColumns)
         for (column, field) in table.fields.enumerated() {
             try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
@@ -216,7 +218,8 @@ struct SQLiteTableWriter {
         let name = codePage.decodeForDisplay(delta.name)
         let bytes = try bin2(.delta(delta))
         try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
-                                .integer(Int64(delta.changes.count)), .blob(bytes)])
+                                .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count))])
+        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
         for (column, field) in delta.loggedFields.enumerated() {
             let fieldName = codePage.decodeForDisplay(field.name)

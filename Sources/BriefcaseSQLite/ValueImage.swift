@@ -28,24 +28,3 @@ struct ValueImage {
         }
     }
 }
-
-extension ValueImage {
-    /// UTF-16LE with an even length and every surrogate paired: what SQLite converts to the
-    /// text `WideText.decode` gives.
-    static func isWellFormedUTF16(_ text: ByteString) -> Bool {
-        text.withUnsafeBufferPointer { bytes in
-            guard bytes.count % 2 == 0 else { return false }
-            var index = 0
-            while index < bytes.count {
-                let high = bytes[index + 1]
-                if high & 0xF8 == 0xD8 {
-                    guard high < 0xDC, index + 3 < bytes.count, bytes[index + 3] & 0xFC == 0xDC else { return false }
-                    index += 4
-                } else {
-                    index += 2
-                }
-            }
-            return true
-        }
-    }
-}
