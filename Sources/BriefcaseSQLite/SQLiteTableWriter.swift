@@ -116,26 +116,26 @@ struct SQLiteTableWriter {
         }
     }
 
-    /// The current-rows table of `table` (its stored rows replayed with `delta`), and its stored
-    /// rows when the delta has changes; returns the `stored_table` and `row_ids` of its element.
+    /// The current-rows table of `table` (its stored rows replayed with `delta`), and, when the
+    /// delta has changes, the stored rows its changes update or delete (the others are current
+    /// rows as they are, and all of them are in the element's bytes: not stored twice); returns
+    /// the `stored_table` and `row_ids` of its element.
     func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
                           position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
-        let byKey: Bool
-        var stored: SQLValue = .null
-        if let delta, !delta.changes.isEmpty {
-            // The stored rows first; the current rows are mostly the same rows: copied by
-            // SQLite from there, only the rows the delta changed bound again.
-            let storedName = SQLiteMapping.storedRowsTable(position: position)
-            try createTable(storedName, layout: layout, primaryKey: false)
-            _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
-            stored = .text(storedName)
-            let replay = table.replaying(delta)
-            byKey = try createAndFill(name, layout: layout, rows: replay.rows,
-                                      source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
-        } else {
-            byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
+        guard let delta, !delta.changes.isEmpty else {
+            let byKey = try createAndFill(name, layout: layout, rows: table.rows)
+            return (.null, .text(byKey ? "key" : "position"))
         }
-        return (stored, .text(byKey ? "key" : "position"))
+        let replay = table.replaying(delta)
+        // Stored row i (rowid i + 1) when a change updated or deleted it.
+        var touched = Set(replay.changes.compactMap { $0.outcome == .updated ? $0.slot : nil })
+        for (slot, row) in replay.slots.prefix(table.rows.count).enumerated() where row == nil { touched.insert(slot) }
+        let slots = touched.filter { $0 < table.rows.count }.sorted()
+        let storedName = SQLiteMapping.storedRowsTable(position: position)
+        try createTable(storedName, layout: layout, primaryKey: false)
+        _ = try insert(slots.map { table.rows[$0] }, into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
+        let byKey = try createAndFill(name, layout: layout, rows: replay.rows)
+        return (.text(storedName), .text(byKey ? "key" : "position"))
     }
 
     /// A delta that came after its table, written without it: the table's element read back,
@@ -170,10 +170,10 @@ struct SQLiteTableWriter {
         }
     }
 
-    /// Creates the current-rows table with its primary key and fills it; when SQLite refuses a
-    /// key (NULL, the same key twice, a non-integer in the rowid alias), the same table without
-    /// one. Returns whether the rowid is the key.
-    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row], source: CurrentRowsSource) throws(BriefcaseError) -> Bool {
+    /// Creates the current-rows table with its primary key and fills it with `rows`; when SQLite
+    /// refuses a key (NULL, the same key twice, a non-integer in the rowid alias), the same table
+    /// without one. Returns whether the rowid is the key (else row i has rowid i + 1).
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row]) throws(BriefcaseError) -> Bool {
         // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
         // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
         let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
@@ -184,18 +184,18 @@ struct SQLiteTableWriter {
         }
         guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
             try createTable(name, layout: layout, primaryKey: false)
-            return try fill(name, layout: layout, primaryKey: false, from: source)
+            return try insert(rows, into: name, layout: layout, primaryKey: false)
         }
         try database.execute("SAVEPOINT briefcase_table")
         let byKey: Bool
         do throws(BriefcaseError) {
             try createTable(name, layout: layout, primaryKey: true)
-            byKey = try fill(name, layout: layout, primaryKey: true, from: source)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: true)
         } catch {
             guard database.failedOnConstraint else { throw error }
             try database.execute("ROLLBACK TO briefcase_table")
             try createTable(name, layout: layout, primaryKey: false)
-            byKey = try fill(name, layout: layout, primaryKey: false, from: source)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: false)
         }
         try database.execute("RELEASE briefcase_table")
         return byKey

@@ -24,11 +24,12 @@ struct SQLiteExportTests {
                 == "1|integer|Alice|12.5|text|2023-03-15T12:00:00.000|text\n2|integer|Bob|8|text|2023-03-15T06:00:00.000|text\n4|integer|Dora 😀|5|text||null\n")
         // SQLite's date functions read the dates.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT date(Shipped), strftime('%H', Shipped) FROM Orders WHERE ID = 2") == "2023-03-15|06\n")
-        // The stored rows, untouched by the delta, in a table of their own.
+        // The stored rows the delta updates (order 2) or deletes (order 3), as stored, in a table
+        // of their own (rowid: the stored position + 1); order 1, untouched, is only a current row.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT current_table, stored_table, row_ids FROM _briefcase_elements WHERE kind = 'table'")
                 == "Orders|_briefcase_stored_1|key\n")
-        #expect(try SQLiteTesting.sqlite3(db, "SELECT ID, Customer, Amount, Shipped FROM _briefcase_stored_1 ORDER BY rowid")
-                == "1|Alice|12.5|2023-03-15T12:00:00.000\n2|Bob|7|\n3|Carol|100|2023-03-16T00:00:00.000\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, ID, Customer, Amount, Shipped FROM _briefcase_stored_1 ORDER BY rowid")
+                == "2|2|Bob|7|\n3|3|Carol|100|2023-03-16T00:00:00.000\n")
         // The pending changes, in order, as cat prints rows.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT element, position, type, record_id, status, message, old_values, new_values FROM _briefcase_changes ORDER BY position")
                 == """
@@ -38,7 +39,7 @@ struct SQLiteExportTests {
 
                 """)
         #expect(try SQLiteTesting.sqlite3(db, "SELECT key, quote(value) FROM _briefcase ORDER BY key")
-                == "code_page|'utf-8'\ncontainer|'bin2'\nformat|'briefcase-sqlite 1'\nheader_padding|X''\n")
+                == "code_page|'utf-8'\ncontainer|'bin2'\nformat|'briefcase-sqlite 2'\nheader_padding|X''\n")
     }
 
     @Test func allTypesDeclaredTypesAndValues() throws {
@@ -163,7 +164,8 @@ struct SQLiteExportTests {
         let db = dir.appendingPathComponent("keyless.sqlite").path
         try SQLiteTesting.export(document, to: db)
         #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM T ORDER BY rowid") == "1|1|a\n2|3|C\n3|4|d\n4|5|e\n")
-        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM _briefcase_stored_0 ORDER BY rowid") == "1|1|a\n2|2|b\n3|3|c\n4|4|d\n")
+        // Stored rows 2 (deleted) and 3 (updated): the rows the changes touch, as stored.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM _briefcase_stored_0 ORDER BY rowid") == "2|2|b\n3|3|c\n")
         #expect(try SQLiteTesting.read(db).0 == document)
         try SQLiteTesting.sqlite3(db, "UPDATE T SET S = 'D' WHERE rowid = 3")
         let (edited, edits) = try SQLiteTesting.read(db)
