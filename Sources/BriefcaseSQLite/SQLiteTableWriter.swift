@@ -227,22 +227,26 @@ struct SQLiteTableWriter {
                                   .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0)])
         }
         let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
+        // One printer for the delta (making one, with its 64 KiB buffer, per value list cost
+        // more than printing the values).
+        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
         for (index, change) in delta.changes.enumerated() {
             try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
                                    .integer(Int64(change.recordID)), .text(change.status.description),
                                    .text(codePage.decodeForDisplay(change.message)),
-                                   .text(jsonObject(change.oldValues, columns)), .text(jsonObject(change.newValues, columns))])
+                                   .text(jsonObject(change.oldValues, &printer)), .text(jsonObject(change.newValues, &printer))])
         }
     }
 
     /// The values as one JSON object, the way `cat --format jsonl` prints a row.
-    private func jsonObject(_ values: [Value?], _ columns: [FieldDescriptor]) -> String {
-        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+    private func jsonObject(_ values: [Value?], _ printer: inout RowPrinter<ArraySink>) -> String {
         printer.write(values)
         try? printer.finish()
-        var bytes = printer.writer.sink.bytes
-        if bytes.last == 10 { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        let count = printer.writer.sink.bytes.count
+        let end = count > 0 && printer.writer.sink.bytes[count - 1] == 10 ? count - 1 : count
+        let text = String(decoding: printer.writer.sink.bytes[..<end], as: UTF8.self)
+        printer.writer.sink.bytes.removeAll(keepingCapacity: true)
+        return text
     }
 }
 
