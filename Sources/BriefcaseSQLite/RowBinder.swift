@@ -69,7 +69,7 @@ final class RowBinder {
             // UTF-8 here rather than by SQLite (which converts UTF-16 text with a buffer of its
             // own for every value); text with an unpaired surrogate goes through `sql(_:)`.
             let start = room(text.count / 2 * 3)
-            guard let count = text.withUnsafeBufferPointer({ Self.utf8(fromUTF16LE: $0, to: start) }) else {
+            guard let count = text.withUnsafeBufferPointer({ WideText.utf8(fromUTF16LE: $0, to: start) }) else {
                 return try statement.bind(image.sql(value), at: index)
             }
             used += count
@@ -92,38 +92,6 @@ final class RowBinder {
             }
         default: try statement.bind(image.sql(value), at: index)
         }
-    }
-
-    /// Well-formed UTF-16LE `source` (an even length, every surrogate paired: what SQLite and
-    /// `WideText.decode` turn into the same text) as UTF-8 at `d`, which has room for 3 bytes per
-    /// 2 of `source`; returns the UTF-8 length, nil when `source` is not well-formed.
-    static func utf8(fromUTF16LE source: UnsafeBufferPointer<UInt8>, to d: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard source.count % 2 == 0 else { return nil }
-        var i = 0, o = 0
-        while i < source.count {
-            let unit = UInt32(source[i]) | UInt32(source[i + 1]) << 8
-            i += 2
-            if unit < 0x80 {
-                d[o] = UInt8(unit)
-                o += 1
-            } else if unit < 0x800 {
-                d[o] = UInt8(0xC0 | unit >> 6); d[o + 1] = UInt8(0x80 | unit & 0x3F)
-                o += 2
-            } else if unit & 0xF800 == 0xD800 {
-                guard unit < 0xDC00, i < source.count else { return nil }
-                let low = UInt32(source[i]) | UInt32(source[i + 1]) << 8
-                guard low & 0xFC00 == 0xDC00 else { return nil }
-                i += 2
-                let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                d[o] = UInt8(0xF0 | scalar >> 18); d[o + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
-                d[o + 2] = UInt8(0x80 | scalar >> 6 & 0x3F); d[o + 3] = UInt8(0x80 | scalar & 0x3F)
-                o += 4
-            } else {
-                d[o] = UInt8(0xE0 | unit >> 12); d[o + 1] = UInt8(0x80 | unit >> 6 & 0x3F); d[o + 2] = UInt8(0x80 | unit & 0x3F)
-                o += 3
-            }
-        }
-        return o
     }
 
     /// After the statement ran with the rows bound: the buffer is free again.

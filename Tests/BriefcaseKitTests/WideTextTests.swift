@@ -1,14 +1,15 @@
 import Testing
-@testable import BriefcaseSQLite
+import BriefcaseKit
 
-/// The row binder's UTF-16 → UTF-8 conversion against the Swift standard library's transcoding
-/// (an independent implementation): equal bytes for well-formed UTF-16, nil for the rest.
-@Suite struct RowBinderTests {
+/// `WideText`'s UTF-16 → UTF-8 conversion (the SQLite writer binds its output, `decode` makes
+/// strings of it) against the Swift standard library's transcoding, an independent
+/// implementation: equal bytes for well-formed UTF-16, nil for the rest.
+@Suite struct WideTextTests {
     private func utf8(_ utf16le: [UInt8]) -> [UInt8]? {
         let room = UnsafeMutablePointer<UInt8>.allocate(capacity: utf16le.count / 2 * 3 + 1)
         defer { room.deallocate() }
         return utf16le.withUnsafeBufferPointer { source in
-            RowBinder.utf8(fromUTF16LE: source, to: room).map { Array(UnsafeBufferPointer(start: room, count: $0)) }
+            WideText.utf8(fromUTF16LE: source, to: room).map { Array(UnsafeBufferPointer(start: room, count: $0)) }
         }
     }
 
@@ -36,6 +37,7 @@ import Testing
             }
             let text = String(scalars)
             #expect(utf8(le(Array(text.utf16))) == Array(text.utf8))
+            #expect(WideText.decode(ByteString(le(Array(text.utf16)))).map { Array($0.utf8) } == Array(text.utf8))
         }
     }
 
@@ -46,5 +48,9 @@ import Testing
         #expect(utf8(le([0xDE00, 0x41])) == nil)                 // low surrogate first
         #expect(utf8(le([0xD83D, 0xD83D, 0xDE00])) == nil)       // two high surrogates
         #expect(utf8(le([0xD83D, 0xDE00])) == Array("😀".utf8))  // (the pair itself is fine)
+        #expect(WideText.decode(ByteString([0x41])) == nil)
+        #expect(WideText.decode(ByteString(le([0xD83D, 0x41]))) == nil)
+        #expect(WideText.decode(ByteString([])) == "")
+        #expect(WideText.decode(ByteString(le([0x47, 0xFC, 0xD83D, 0xDE00]))) == "Gü😀")
     }
 }
