@@ -4,7 +4,6 @@ import BriefcaseKit
 /// `Decimal96.description`) written by the JSON emitter's digit writers into a small buffer,
 /// without making a string: for writers that take bytes (the SQLite format binds them as text).
 public enum DecimalText {
-    /// Calls `body` with the UTF-8 text of a Currency or Decimal value; nil for other values.
     /// The most bytes `write(_:to:)` writes: Currency at most 21; Decimal a sign, "0.", 255
     /// zeros of scale and 29 digits.
     public static let longest = 320
@@ -22,6 +21,7 @@ public enum DecimalText {
         return count
     }
 
+    /// Calls `body` with the UTF-8 text of a Currency or Decimal value; nil for other values.
     public static func withText<R, E: Error>(of value: Value, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
         // Currency: at most 21 bytes; Decimal: sign, "0.", 255 zeros of scale, 29 digits.
         let result: Result<R, E>? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { buffer in
