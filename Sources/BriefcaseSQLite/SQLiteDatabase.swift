@@ -120,6 +120,10 @@ public final class SQLiteDatabase {
         guard sqlite3_blob_close(blob) == SQLITE_OK, status == SQLITE_OK else { throw error(lastMessage) }
     }
 
+    /// The most parameters one statement may have (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32766 as
+    /// SQLite is built by default since 3.32, 999 before).
+    var mostParameters: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Whether the last failure was a constraint (NOT NULL, UNIQUE) or a value the rowid alias

@@ -147,6 +147,25 @@ struct SQLiteExportTests {
         #expect(edited.file.stream.elements == [elements[0], .delta(delta)] + elements[1...])
     }
 
+    /// Rows go 64 to an INSERT statement, the rest one at a time, and fewer to a statement when
+    /// 64 rows would pass SQLite's limit of parameters: 130 rows of 600 fields (54 rows to a
+    /// statement under SQLite's default limit of 32766 parameters, one under the 999 of SQLite
+    /// before 3.32) all arrive, in order, as SQLite's own count and sums say.
+    @Test func manyRowsOfAWideTable() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fields = (0..<600).map { FieldDescriptor(name: ByteString(utf8: "F\($0)"), type: .integer) }
+        let rows: [Row] = (0..<130).map { row in (0..<600).map { .integer(Int64(row * 1000 + $0)) } }
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(Table(name: "Wide", fields: fields, rows: rows))])))
+        let db = dir.appendingPathComponent("wide.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        // Row r holds r * 1000 + column: F0 sums to 1000 × (0 + … + 129), F599 to that + 130 × 599.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*), sum(F0), sum(F599), min(rowid), max(rowid) FROM Wide")
+                == "130|8385000|8462870|1|130\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*) FROM Wide WHERE F0 != (rowid - 1) * 1000 OR F599 != (rowid - 1) * 1000 + 599") == "0\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+    }
+
     /// A keyless table with pending changes: the current rows get rowids 1, 2, … in order (a
     /// deleted row's place closed up, the inserted row last), an edit found by that rowid.
     @Test func keylessCurrentRowsAfterTheDelta() throws {
