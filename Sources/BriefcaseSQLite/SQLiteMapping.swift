@@ -3,8 +3,13 @@ import BriefcaseKit
 /// The briefcase ↔ SQLite mapping of Spec/sqlite-mapping.md: the names of the tables that give
 /// the file back, and each data type's declared SQL type.
 public enum SQLiteMapping {
-    /// The mapping's version, in `_briefcase` under `format`.
-    public static let format = "briefcase-sqlite 1"
+    /// The mapping's version, in `_briefcase` under `format`. Version 2: `_briefcase_stored_N`
+    /// holds only the stored rows the pending changes update or delete (version 1 held every
+    /// stored row).
+    public static let format = "briefcase-sqlite 2"
+    /// The versions read: the elements' bytes and the current-rows tables, all that is read back,
+    /// are the same in both.
+    public static let readableFormats: Set<String> = ["briefcase-sqlite 1", format]
 
     /// What `_briefcase` holds: the head, one value per key.
     static let headTable = "_briefcase"
@@ -14,7 +19,8 @@ public enum SQLiteMapping {
     static let fieldsTable = "_briefcase_fields"
     static let schemaTable = "_briefcase_schema"
     static let changesTable = "_briefcase_changes"
-    /// A table's stored rows (only for a table whose pending delta changes its rows).
+    /// The stored rows a table's pending changes update or delete (only for a table whose pending
+    /// delta has changes).
     static func storedRowsTable(position: Int) -> String { "_briefcase_stored_\(position)" }
 
     /// Names a briefcase table cannot take: they are the mapping's own (SQLite's `sqlite_` too).

@@ -60,7 +60,7 @@ public struct SQLiteSource {
             throw BriefcaseError(.invalidData, "not a briefcase written as SQLite: it has no table \(table)", file: path)
         }
         let format = try setting("format")
-        guard format == .text(SQLiteMapping.format) else {
+        guard let version = format.text, SQLiteMapping.readableFormats.contains(version) else {
             throw BriefcaseError(.unsupported, "\(SQLiteMapping.headTable).format is \(format), not '\(SQLiteMapping.format)'", file: path)
         }
     }

@@ -115,6 +115,29 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds bytes SQLite does not copy (`SQLITE_STATIC`): text (`SQLITE_UTF8`, `SQLITE_UTF16LE`)
+    /// or, with `encoding` nil, a blob. The caller keeps them unchanged until the statement has
+    /// run and been reset (`RowBinder`'s buffer).
+    func bindStatic(_ start: UnsafePointer<UInt8>, count: Int, encoding: Int32?, at index: Int) throws(BriefcaseError) {
+        let status = if let encoding {
+            sqlite3_bind_text64(handle, Int32(index), UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), sqlite3_uint64(count),
+                                nil, UInt8(encoding))
+        } else {
+            sqlite3_bind_blob64(handle, Int32(index), start, sqlite3_uint64(count), nil)
+        }
+        guard status == SQLITE_OK else { throw database.error(database.lastMessage) }
+    }
+
+    /// Binds an integer to parameter `index` (from 1), without an `SQLValue`.
+    func bindInteger(_ value: Int64, at index: Int) throws(BriefcaseError) {
+        guard sqlite3_bind_int64(handle, Int32(index), value) == SQLITE_OK else { throw database.error(database.lastMessage) }
+    }
+
+    /// Binds a double to parameter `index` (from 1), without an `SQLValue`.
+    func bindReal(_ value: Double, at index: Int) throws(BriefcaseError) {
+        guard sqlite3_bind_double(handle, Int32(index), value) == SQLITE_OK else { throw database.error(database.lastMessage) }
+    }
+
     /// Runs the statement one step: true when a row is ready to read, false when it is done.
     @discardableResult
     public func step() throws(BriefcaseError) -> Bool {

@@ -8,6 +8,8 @@ struct SQLiteTableWriter {
     let database: SQLiteDatabase
     let codePage: CodePage
     let image: ValueImage
+    /// Binds the rows of the current-rows and stored-rows tables.
+    let binder: RowBinder
     /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
     var takenNames: Set<String> = []
     private var insertElement: SQLiteStatement?
@@ -22,6 +24,7 @@ struct SQLiteTableWriter {
         self.database = database
         self.codePage = codePage
         image = ValueImage(codePage: codePage)
+        binder = RowBinder(image: image)
     }
 
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
@@ -57,7 +60,8 @@ struct SQLiteTableWriter {
             try property.run([.integer(Int64(position)), .text(codePage.decodeForDisplay(item.name)),
                               .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
         }
-        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")
+        // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
+        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10))")
         insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
@@ -98,7 +102,8 @@ struct SQLiteTableWriter {
             current = .text(name)
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
-                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .blob(bytes)])
+                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count))])
+        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(layout.keyColumns)
         for (column, field) in table.fields.enumerated() {
             try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
@@ -111,26 +116,26 @@ struct SQLiteTableWriter {
         }
     }
 
-    /// The current-rows table of `table` (its stored rows replayed with `delta`), and its stored
-    /// rows when the delta has changes; returns the `stored_table` and `row_ids` of its element.
+    /// The current-rows table of `table` (its stored rows replayed with `delta`), and, when the
+    /// delta has changes, the stored rows its changes update or delete (the others are current
+    /// rows as they are, and all of them are in the element's bytes: not stored twice); returns
+    /// the `stored_table` and `row_ids` of its element.
     func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
                           position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
-        let byKey: Bool
-        var stored: SQLValue = .null
-        if let delta, !delta.changes.isEmpty {
-            // The stored rows first; the current rows are mostly the same rows: copied by
-            // SQLite from there, only the rows the delta changed bound again.
-            let storedName = SQLiteMapping.storedRowsTable(position: position)
-            try createTable(storedName, layout: layout, primaryKey: false)
-            _ = try insert(table.rows, into: storedName, layout: layout, primaryKey: false)
-            stored = .text(storedName)
-            let replay = table.replaying(delta)
-            byKey = try createAndFill(name, layout: layout, rows: replay.rows,
-                                      source: .stored(table: storedName, replay: replay, storedCount: table.rows.count))
-        } else {
-            byKey = try createAndFill(name, layout: layout, rows: table.rows, source: .rows(table.rows))
+        guard let delta, !delta.changes.isEmpty else {
+            let byKey = try createAndFill(name, layout: layout, rows: table.rows)
+            return (.null, .text(byKey ? "key" : "position"))
         }
-        return (stored, .text(byKey ? "key" : "position"))
+        let replay = table.replaying(delta)
+        // Stored row i (rowid i + 1) when a change updated or deleted it.
+        var touched = Set(replay.changes.compactMap { $0.outcome == .updated ? $0.slot : nil })
+        for (slot, row) in replay.slots.prefix(table.rows.count).enumerated() where row == nil { touched.insert(slot) }
+        let slots = touched.filter { $0 < table.rows.count }.sorted()
+        let storedName = SQLiteMapping.storedRowsTable(position: position)
+        try createTable(storedName, layout: layout, primaryKey: false)
+        _ = try insert(slots.map { table.rows[$0] }, into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
+        let byKey = try createAndFill(name, layout: layout, rows: replay.rows)
+        return (.text(storedName), .text(byKey ? "key" : "position"))
     }
 
     /// A delta that came after its table, written without it: the table's element read back,
@@ -165,10 +170,10 @@ struct SQLiteTableWriter {
         }
     }
 
-    /// Creates the current-rows table with its primary key and fills it; when SQLite refuses a
-    /// key (NULL, the same key twice, a non-integer in the rowid alias), the same table without
-    /// one. Returns whether the rowid is the key.
-    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row], source: CurrentRowsSource) throws(BriefcaseError) -> Bool {
+    /// Creates the current-rows table with its primary key and fills it with `rows`; when SQLite
+    /// refuses a key (NULL, the same key twice, a non-integer in the rowid alias), the same table
+    /// without one. Returns whether the rowid is the key (else row i has rowid i + 1).
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row]) throws(BriefcaseError) -> Bool {
         // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
         // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
         let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
@@ -179,18 +184,18 @@ struct SQLiteTableWriter {
         }
         guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
             try createTable(name, layout: layout, primaryKey: false)
-            return try fill(name, layout: layout, primaryKey: false, from: source)
+            return try insert(rows, into: name, layout: layout, primaryKey: false)
         }
         try database.execute("SAVEPOINT briefcase_table")
         let byKey: Bool
         do throws(BriefcaseError) {
             try createTable(name, layout: layout, primaryKey: true)
-            byKey = try fill(name, layout: layout, primaryKey: true, from: source)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: true)
         } catch {
             guard database.failedOnConstraint else { throw error }
             try database.execute("ROLLBACK TO briefcase_table")
             try createTable(name, layout: layout, primaryKey: false)
-            byKey = try fill(name, layout: layout, primaryKey: false, from: source)
+            byKey = try insert(rows, into: name, layout: layout, primaryKey: false)
         }
         try database.execute("RELEASE briefcase_table")
         return byKey
@@ -205,32 +210,6 @@ struct SQLiteTableWriter {
         try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
     }
 
-    /// Inserts `rows` with one prepared statement; returns whether the rowid is the key (a single
-    /// INTEGER key column, SQLite's rowid alias), else row i has rowid i + 1.
-    /// With `rowIDs`, row i gets rowid `rowIDs[i]` (unless the rowid is the key).
-    func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool,
-                rowIDs: [Int64]? = nil) throws(BriefcaseError) -> Bool {
-        let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
-        let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
-        let statement = try database.prepare("INSERT INTO \(SQLiteDatabase.quote(name)) (\(names.joined(separator: ", "))) VALUES ("
-                                             + (1...names.count).map { "?\($0)" }.joined(separator: ", ") + ")")
-        let offset = byKey ? 1 : 2
-        for (index, row) in rows.enumerated() {
-            if !byKey { try statement.bind(.integer(rowIDs?[index] ?? Int64(index) + 1), at: 1) }
-            for column in layout.columns.indices {
-                try image.bind(column < row.count ? row[column] : nil, to: statement, at: column + offset)
-            }
-            do throws(BriefcaseError) {
-                while try statement.step() {}
-            } catch {
-                statement.reset()
-                throw error.inElement(name)
-            }
-            statement.reset()
-        }
-        return byKey
-    }
-
     // MARK: deltas
 
     /// A delta element: its exact bytes, logged fields and changes (old and new values as `cat`
@@ -239,7 +218,8 @@ struct SQLiteTableWriter {
         let name = codePage.decodeForDisplay(delta.name)
         let bytes = try bin2(.delta(delta))
         try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
-                                .integer(Int64(delta.changes.count)), .blob(bytes)])
+                                .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count))])
+        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
         for (column, field) in delta.loggedFields.enumerated() {
             let fieldName = codePage.decodeForDisplay(field.name)
@@ -247,22 +227,26 @@ struct SQLiteTableWriter {
                                   .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0)])
         }
         let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
+        // One printer for the delta (making one, with its 64 KiB buffer, per value list cost
+        // more than printing the values).
+        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
         for (index, change) in delta.changes.enumerated() {
             try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
                                    .integer(Int64(change.recordID)), .text(change.status.description),
                                    .text(codePage.decodeForDisplay(change.message)),
-                                   .text(jsonObject(change.oldValues, columns)), .text(jsonObject(change.newValues, columns))])
+                                   .text(jsonObject(change.oldValues, &printer)), .text(jsonObject(change.newValues, &printer))])
         }
     }
 
     /// The values as one JSON object, the way `cat --format jsonl` prints a row.
-    private func jsonObject(_ values: [Value?], _ columns: [FieldDescriptor]) -> String {
-        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+    private func jsonObject(_ values: [Value?], _ printer: inout RowPrinter<ArraySink>) -> String {
         printer.write(values)
         try? printer.finish()
-        var bytes = printer.writer.sink.bytes
-        if bytes.last == 10 { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        let count = printer.writer.sink.bytes.count
+        let end = count > 0 && printer.writer.sink.bytes[count - 1] == 10 ? count - 1 : count
+        let text = String(decoding: printer.writer.sink.bytes[..<end], as: UTF8.self)
+        printer.writer.sink.bytes.removeAll(keepingCapacity: true)
+        return text
     }
 }
 

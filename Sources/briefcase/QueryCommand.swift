@@ -16,7 +16,7 @@ struct QueryCommand: ParsableCommand {
         discussion: """
         The briefcase is the database `briefcase convert INPUT x.sqlite` would write \
         (Spec/sqlite-mapping.md): each table's current rows (pending delta applied) under its own \
-        name, and the _briefcase tables (stored rows, pending changes, fields, schema, properties). \
+        name, and the _briefcase tables (stored rows the pending changes touch, pending changes, fields, schema, properties). \
         Any input format is loaded into a database in memory; an SQLite database is opened \
         read-only. Only a statement that reads is run: the input is never changed.
 

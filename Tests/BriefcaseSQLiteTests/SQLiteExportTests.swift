@@ -24,11 +24,12 @@ struct SQLiteExportTests {
                 == "1|integer|Alice|12.5|text|2023-03-15T12:00:00.000|text\n2|integer|Bob|8|text|2023-03-15T06:00:00.000|text\n4|integer|Dora 😀|5|text||null\n")
         // SQLite's date functions read the dates.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT date(Shipped), strftime('%H', Shipped) FROM Orders WHERE ID = 2") == "2023-03-15|06\n")
-        // The stored rows, untouched by the delta, in a table of their own.
+        // The stored rows the delta updates (order 2) or deletes (order 3), as stored, in a table
+        // of their own (rowid: the stored position + 1); order 1, untouched, is only a current row.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT current_table, stored_table, row_ids FROM _briefcase_elements WHERE kind = 'table'")
                 == "Orders|_briefcase_stored_1|key\n")
-        #expect(try SQLiteTesting.sqlite3(db, "SELECT ID, Customer, Amount, Shipped FROM _briefcase_stored_1 ORDER BY rowid")
-                == "1|Alice|12.5|2023-03-15T12:00:00.000\n2|Bob|7|\n3|Carol|100|2023-03-16T00:00:00.000\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, ID, Customer, Amount, Shipped FROM _briefcase_stored_1 ORDER BY rowid")
+                == "2|2|Bob|7|\n3|3|Carol|100|2023-03-16T00:00:00.000\n")
         // The pending changes, in order, as cat prints rows.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT element, position, type, record_id, status, message, old_values, new_values FROM _briefcase_changes ORDER BY position")
                 == """
@@ -38,7 +39,7 @@ struct SQLiteExportTests {
 
                 """)
         #expect(try SQLiteTesting.sqlite3(db, "SELECT key, quote(value) FROM _briefcase ORDER BY key")
-                == "code_page|'utf-8'\ncontainer|'bin2'\nformat|'briefcase-sqlite 1'\nheader_padding|X''\n")
+                == "code_page|'utf-8'\ncontainer|'bin2'\nformat|'briefcase-sqlite 2'\nheader_padding|X''\n")
     }
 
     @Test func allTypesDeclaredTypesAndValues() throws {
@@ -146,6 +147,25 @@ struct SQLiteExportTests {
         #expect(edited.file.stream.elements == [elements[0], .delta(delta)] + elements[1...])
     }
 
+    /// Rows go 64 to an INSERT statement, the rest one at a time, and fewer to a statement when
+    /// 64 rows would pass SQLite's limit of parameters: 130 rows of 600 fields (54 rows to a
+    /// statement under SQLite's default limit of 32766 parameters, one under the 999 of SQLite
+    /// before 3.32) all arrive, in order, as SQLite's own count and sums say.
+    @Test func manyRowsOfAWideTable() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fields = (0..<600).map { FieldDescriptor(name: ByteString(utf8: "F\($0)"), type: .integer) }
+        let rows: [Row] = (0..<130).map { row in (0..<600).map { .integer(Int64(row * 1000 + $0)) } }
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(Table(name: "Wide", fields: fields, rows: rows))])))
+        let db = dir.appendingPathComponent("wide.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        // Row r holds r * 1000 + column: F0 sums to 1000 × (0 + … + 129), F599 to that + 130 × 599.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*), sum(F0), sum(F599), min(rowid), max(rowid) FROM Wide")
+                == "130|8385000|8462870|1|130\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT count(*) FROM Wide WHERE F0 != (rowid - 1) * 1000 OR F599 != (rowid - 1) * 1000 + 599") == "0\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+    }
+
     /// A keyless table with pending changes: the current rows get rowids 1, 2, … in order (a
     /// deleted row's place closed up, the inserted row last), an edit found by that rowid.
     @Test func keylessCurrentRowsAfterTheDelta() throws {
@@ -163,7 +183,8 @@ struct SQLiteExportTests {
         let db = dir.appendingPathComponent("keyless.sqlite").path
         try SQLiteTesting.export(document, to: db)
         #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM T ORDER BY rowid") == "1|1|a\n2|3|C\n3|4|d\n4|5|e\n")
-        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM _briefcase_stored_0 ORDER BY rowid") == "1|1|a\n2|2|b\n3|3|c\n4|4|d\n")
+        // Stored rows 2 (deleted) and 3 (updated): the rows the changes touch, as stored.
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, N, S FROM _briefcase_stored_0 ORDER BY rowid") == "2|2|b\n3|3|c\n")
         #expect(try SQLiteTesting.read(db).0 == document)
         try SQLiteTesting.sqlite3(db, "UPDATE T SET S = 'D' WHERE rowid = 3")
         let (edited, edits) = try SQLiteTesting.read(db)

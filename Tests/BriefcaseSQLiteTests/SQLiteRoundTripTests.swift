@@ -36,6 +36,24 @@ import BriefcaseTestSupport
         }
     }
 
+    /// A database of mapping version 1 (every stored row of a table with pending changes in
+    /// `_briefcase_stored_N`, version 2 keeps only those the changes touch) still reads: the fuzz
+    /// corpus's orders.sqlite, written from Fixtures/orders.bin2 by version 1, gives it back byte
+    /// for byte. Another version is refused.
+    @Test func versionOneReadsOtherVersionsRefused() throws {
+        let v1 = SamplePaths.repository.appendingPathComponent("Fuzz/corpus/sqlite/orders.sqlite").path
+        let (document, edits) = try SQLiteTesting.read(v1)
+        #expect(edits.isEmpty)
+        #expect(ExpectedFiles.difference(try document.encode(), try FileIO.read(SamplePaths.fixtures.appendingPathComponent("orders.bin2").path)) == nil)
+        guard SQLiteTesting.sqlite3Present else { return }
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let v9 = dir.appendingPathComponent("v9.sqlite").path
+        try FileManager.default.copyItem(atPath: v1, toPath: v9)
+        try SQLiteTesting.sqlite3(v9, "UPDATE _briefcase SET value = 'briefcase-sqlite 9' WHERE key = 'format'")
+        #expect { try SQLiteSource(path: v9) } throws: { ($0 as? BriefcaseError)?.message.contains("'briefcase-sqlite 9'") == true }
+    }
+
     @Test func notOursRefused() throws {
         let dir = try SQLiteTesting.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

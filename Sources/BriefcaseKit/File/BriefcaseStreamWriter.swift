@@ -186,7 +186,10 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
             // (A failing output is not the element's fault.)
             throw error.kind == .io ? error : error.inElement(String(decoding: name.bytes, as: UTF8.self))
         }
-        index.append((kind, name, position))
+        // The name's own bytes: a decoded name shares the buffer of its element, which would
+        // otherwise stay in memory until the index is written (every element's bytes, when they
+        // come one at a time from an SQLite database: 1.3 GB for the 1 GB briefcase).
+        index.append((kind, ByteString(name.array), position))
     }
 
     /// Writes the index and points the stream's header at it. Write nothing after this.

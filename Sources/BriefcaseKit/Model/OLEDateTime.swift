@@ -31,29 +31,36 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
 
     /// `YYYY-MM-DDTHH:MM:SS.sss` (milliseconds rounded), or nil outside years 1–9999 / not finite.
     public var isoText: String? {
-        guard let total = millisecondsSinceEpoch else { return nil }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.isoTextLength) { buffer in
+            writeISOText(to: buffer.baseAddress!) ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+    }
+
+    /// The length of `isoText`: 23 bytes.
+    public static let isoTextLength = 23
+
+    /// Writes `isoText` (23 ASCII bytes) at `d` without making a String (the SQLite writer binds
+    /// it from there); false, nothing written, when `isoText` is nil.
+    public func writeISOText(to d: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard let total = millisecondsSinceEpoch else { return false }
         var days = total / Self.millisecondsPerDay
         var ms = total % Self.millisecondsPerDay
         if ms < 0 { ms += Self.millisecondsPerDay; days -= 1 }
-        let (y, m, d) = CivilDate.fromDays(days + CivilDate.oleEpochDays)
-        guard (1...9999).contains(y) else { return nil }
+        let (y, m, d0) = CivilDate.fromDays(days + CivilDate.oleEpochDays)
+        guard (1...9999).contains(y) else { return false }
         let hh = ms / 3_600_000, mm = ms / 60_000 % 60, ss = ms / 1000 % 60, sss = ms % 1000
-        // Digits into one small buffer: this runs for every DateTime value that is printed.
-        return String(unsafeUninitializedCapacity: 23) { buffer in
-            var index = 0
-            func put(_ n: Int64, _ width: Int, then separator: UInt8?) {
-                for position in (0..<width).reversed() {
-                    var digit = n
-                    for _ in 0..<position { digit /= 10 }
-                    buffer[index] = UInt8(48 + digit % 10)
-                    index += 1
-                }
-                if let separator { buffer[index] = separator; index += 1 }
+        // Digits from the right of each field: this runs for every DateTime value that is printed.
+        func put(_ n: Int64, _ width: Int, at offset: Int, then separator: UInt8?) {
+            var rest = n
+            for position in (0..<width).reversed() {
+                d[offset + position] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
             }
-            put(y, 4, then: 45); put(m, 2, then: 45); put(d, 2, then: 84)
-            put(hh, 2, then: 58); put(mm, 2, then: 58); put(ss, 2, then: 46); put(sss, 3, then: nil)
-            return index
+            if let separator { d[offset + width] = separator }
         }
+        put(y, 4, at: 0, then: 45); put(m, 2, at: 5, then: 45); put(d0, 2, at: 8, then: 84)
+        put(hh, 2, at: 11, then: 58); put(mm, 2, at: 14, then: 58); put(ss, 2, at: 17, then: 46); put(sss, 3, at: 20, then: nil)
+        return true
     }
 
     /// The date as ISO 8601 text when it is one, else the number.

@@ -176,22 +176,33 @@ extension Table {
 /// rarest are checked against every criterion.
 private struct RowLookup {
     private let keyColumns: [Int]?
-    private var byKey: [[Value?]: Set<Int>] = [:]
+    /// Built for every row, before the first change: a slot without a set of its own for a
+    /// key only one row has (the usual case; a set per row was most of the replay's cost).
+    private var byKey: [[Value?]: KeySlots] = [:]
     /// Built for a column the first time a change asks about it.
     private var byColumn: [Int: [Value?: Set<Int>]] = [:]
 
     init(rows: [Row?], keyColumns: [Int]?) {
         self.keyColumns = keyColumns?.isEmpty == false ? keyColumns : nil
         guard let keyColumns = self.keyColumns else { return }
+        byKey.reserveCapacity(rows.count)
         for (slot, row) in rows.enumerated() {
-            if let row { byKey[keyColumns.map { row[$0] }, default: []].insert(slot) }
+            if let row { insertKey(keyColumns.map { row[$0] }, slot) }
         }
+    }
+
+    private mutating func insertKey(_ key: [Value?], _ slot: Int) {
+        byKey[key, default: .none].insert(slot) // (one hash of the key)
+    }
+
+    private mutating func removeKey(_ key: [Value?], _ slot: Int) {
+        byKey[key]?.remove(slot)
     }
 
     /// The slots of the live rows whose value in each criterion's column equals its value.
     mutating func matches(_ criteria: [(column: Int, value: Value?)], in rows: [Row?]) -> Set<Int> {
         if let keyColumns, criteria.map(\.column) == keyColumns {
-            return byKey[criteria.map(\.value)] ?? []
+            return byKey[criteria.map(\.value)]?.set ?? []
         }
         var rarest: Set<Int>?
         for (column, value) in criteria {
@@ -217,12 +228,12 @@ private struct RowLookup {
     private var indexedColumns: [Int] = []
 
     mutating func add(_ row: Row, at slot: Int) {
-        if let keyColumns { byKey[keyColumns.map { row[$0] }, default: []].insert(slot) }
+        if let keyColumns { insertKey(keyColumns.map { row[$0] }, slot) }
         for column in indexedColumns { byColumn[column]![row[column], default: []].insert(slot) }
     }
 
     mutating func remove(_ row: Row, at slot: Int) {
-        if let keyColumns { byKey[keyColumns.map { row[$0] }]?.remove(slot) }
+        if let keyColumns { removeKey(keyColumns.map { row[$0] }, slot) }
         for column in indexedColumns { byColumn[column]![row[column]]?.remove(slot) }
     }
 
@@ -231,12 +242,49 @@ private struct RowLookup {
     /// per change was most of the replay's cost).
     mutating func replace(_ old: Row, with new: Row, at slot: Int) {
         if let keyColumns, keyColumns.contains(where: { old[$0] != new[$0] }) {
-            byKey[keyColumns.map { old[$0] }]?.remove(slot)
-            byKey[keyColumns.map { new[$0] }, default: []].insert(slot)
+            removeKey(keyColumns.map { old[$0] }, slot)
+            insertKey(keyColumns.map { new[$0] }, slot)
         }
         for column in indexedColumns where old[column] != new[column] {
             byColumn[column]![old[column]]?.remove(slot)
             byColumn[column]![new[column], default: []].insert(slot)
+        }
+    }
+}
+
+/// The slots of the live rows with one key (`RowLookup`).
+private enum KeySlots {
+    case none
+    case one(Int)
+    case many(Set<Int>)
+
+    var set: Set<Int> {
+        switch self {
+        case .none: return []
+        case .one(let slot): return [slot]
+        case .many(let slots): return slots
+        }
+    }
+
+    mutating func insert(_ slot: Int) {
+        switch self {
+        case .none: self = .one(slot)
+        case .one(let first): if first != slot { self = .many([first, slot]) }
+        case .many(var slots):
+            self = .none // (drops the enum's reference: the set is changed in place)
+            slots.insert(slot)
+            self = .many(slots)
+        }
+    }
+
+    mutating func remove(_ slot: Int) {
+        switch self {
+        case .none: break
+        case .one(let only): if only == slot { self = .none }
+        case .many(var slots):
+            self = .none
+            slots.remove(slot)
+            self = .many(slots)
         }
     }
 }

@@ -93,26 +93,54 @@ public enum Value: Hashable, Sendable {
 public enum WideText {
     /// The text, or nil when the bytes are not well-formed UTF-16LE (odd length, unpaired surrogate).
     public static func decode(_ string: ByteString) -> String? {
-        let bytes = string.bytes
-        guard bytes.count % 2 == 0 else { return nil }
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            units.append(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
-            i += 2
-        }
-        var result = ""
-        result.reserveCapacity(units.count)
-        var iterator = units.makeIterator()
-        var decoder = UTF16()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
-            case .emptyInput: return result
-            case .error: return nil
+        let count = string.count
+        guard count % 2 == 0 else { return nil }
+        guard count > 0 else { return "" }
+        // Transcoded into the string's own storage (a String appended one scalar at a time cost
+        // more than all the rest of reading an SQLite database back).
+        var wellFormed = true
+        let text = string.withUnsafeBufferPointer { source in
+            String(unsafeUninitializedCapacity: count / 2 * 3) { buffer in
+                guard let written = utf8(fromUTF16LE: source, to: buffer.baseAddress!) else {
+                    wellFormed = false
+                    return 0
+                }
+                return written
             }
         }
+        return wellFormed ? text : nil
+    }
+
+    /// Well-formed UTF-16LE `source` (an even length, every surrogate paired: what SQLite and
+    /// `WideText.decode` turn into the same text) as UTF-8 at `d`, which has room for 3 bytes per
+    /// 2 of `source`; returns the UTF-8 length, nil when `source` is not well-formed.
+    public static func utf8(fromUTF16LE source: UnsafeBufferPointer<UInt8>, to d: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard source.count % 2 == 0 else { return nil }
+        var i = 0, o = 0
+        while i < source.count {
+            let unit = UInt32(source[i]) | UInt32(source[i + 1]) << 8
+            i += 2
+            if unit < 0x80 {
+                d[o] = UInt8(unit)
+                o += 1
+            } else if unit < 0x800 {
+                d[o] = UInt8(0xC0 | unit >> 6); d[o + 1] = UInt8(0x80 | unit & 0x3F)
+                o += 2
+            } else if unit & 0xF800 == 0xD800 {
+                guard unit < 0xDC00, i < source.count else { return nil }
+                let low = UInt32(source[i]) | UInt32(source[i + 1]) << 8
+                guard low & 0xFC00 == 0xDC00 else { return nil }
+                i += 2
+                let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                d[o] = UInt8(0xF0 | scalar >> 18); d[o + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                d[o + 2] = UInt8(0x80 | scalar >> 6 & 0x3F); d[o + 3] = UInt8(0x80 | scalar & 0x3F)
+                o += 4
+            } else {
+                d[o] = UInt8(0xE0 | unit >> 12); d[o + 1] = UInt8(0x80 | unit >> 6 & 0x3F); d[o + 2] = UInt8(0x80 | unit & 0x3F)
+                o += 3
+            }
+        }
+        return o
     }
 
     /// The UTF-16LE bytes of `text`.
