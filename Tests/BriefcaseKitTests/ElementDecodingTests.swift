@@ -64,32 +64,6 @@ struct ElementDecodingTests {
         #expect(file.bytesRead - opening == ends.last!, "each element read once")
     }
 
-    /// Workers whose preparation lets the rows go (only the prepared bytes wait) run twice as
-    /// far ahead: up to 2 × `jobs` × the largest element, and they do go past `jobs` × it.
-    @Test(arguments: [2, 3])
-    func workersThatDropTheRowsReadTwiceAsFarAhead(jobs: Int) throws {
-        let path = try Self.tables(24)
-        defer { unlink(path) }
-        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
-        let file = try #require(Self.file(of: reader))
-        let opening = file.bytesRead
-        let sizes = reader.elements.map(\.range.count)
-        let ends = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let budget = 2 * jobs * sizes.max()!
-        let preparation = ElementPreparation(needsRows: false) { _ in 0 }
-        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: jobs, preparation: preparation, headsSuffice: true)
-        defer { decoding.stop() }
-        var n = 0
-        while let (_, decoded) = decoding.next() {
-            #expect(decoded.headOnly)
-            usleep(20_000)
-            let allowed = min(ends.last!, ends[n + 1] + budget)
-            #expect(file.bytesRead - opening <= allowed, "after taking \(n): \(file.bytesRead - opening) bytes read, at most \(allowed)")
-            if n == 0 { #expect(file.bytesRead - opening > ends[1] + budget / 2, "past one job's budget") }
-            n += 1
-        }
-    }
-
     /// Small elements between large ones do not stall the workers: with one large table taken and
     /// held, the workers decode more than `jobs` of the small ones behind it (a bound in bytes, not
     /// in elements).

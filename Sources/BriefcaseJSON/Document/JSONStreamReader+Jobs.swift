@@ -37,10 +37,7 @@ struct ElementsParsedAhead {
         self.starts = starts
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
         let bytes = SharedBytes(buf: buf)
-        // Elements whose rows the workers drop once prepared hold only their encoded bytes while
-        // they wait: twice as many may be done ahead (`WorkDoneAhead.budgetPerJob`).
-        work = WorkDoneAhead(sizes: sizes, jobs: jobs, budgetPerJob: preparation?.needsRows == false ? 2 : 1,
-                             name: "briefcase JSON element parsing") {
+        work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase JSON element parsing") {
             { n, _ in
                 var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
                 parser.i = starts[n]

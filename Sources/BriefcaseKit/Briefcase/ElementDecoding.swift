@@ -112,9 +112,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0, buffers = buffers
-        // A worker that keeps only what it prepared (no rows, no bytes read) holds less than a
-        // third of what one decoding holds: twice the items may wait done.
-        work = WorkDoneAhead(sizes: sizes, jobs: jobs, budgetPerJob: keepsBytes ? 1 : 2, name: "briefcase element decoding") {
+        work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
             var own: [UInt8] = []
             return { n, _ in
                 var warnings: [DecodingWarning] = []

@@ -35,15 +35,12 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     private var stopped = false
     private var runningWorkers: Int
 
-    /// Starts `min(jobs, sizes.count)` threads named `name`. `budgetPerJob` times `jobs` items
-    /// the size of the largest may be worked on ahead (default 1): more, when what a done item
-    /// holds is smaller than what working on it takes (a worker that keeps only an element's
-    /// encoded bytes, not its rows) — so a worker need not wait while another is on a slow one.
-    public init(sizes: [Int], jobs: Int, budgetPerJob: Int = 1, name: String, makeWorker: @escaping MakeWorker) {
+    /// Starts `min(jobs, sizes.count)` threads named `name`.
+    public init(sizes: [Int], jobs: Int, name: String, makeWorker: @escaping MakeWorker) {
         count = sizes.count
         var total = 0
         sizeBefore = [0] + sizes.map { total += $0; return total }
-        budget = max(1, jobs) * max(1, budgetPerJob) * max(sizes.max() ?? 1, 1)
+        budget = max(1, jobs) * max(sizes.max() ?? 1, 1)
         maximumAhead = max(1, jobs) * 16
         slots = Array(repeating: nil, count: maximumAhead + 1)
         runningWorkers = min(max(1, jobs), count)
