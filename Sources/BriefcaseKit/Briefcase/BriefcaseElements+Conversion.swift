@@ -47,8 +47,8 @@ extension BriefcaseElements {
     /// (`ElementDecoding`), which is still called from this thread alone, element by element in
     /// its order: what it writes, the warnings and the elements left out, the code page chosen
     /// and any restart are those of `jobs: 1`, byte for byte. Memory then holds up to `jobs`
-    /// elements instead of one (twice as many when the sink's `elementPreparation()` needs no
-    /// rows: the workers keep only what they prepared). The default, 1, starts no thread: a
+    /// elements instead of one (fewer when the sink's `elementPreparation()` needs no rows: the
+    /// workers then keep only what they prepared). The default, 1, starts no thread: a
     /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
     /// by default every core). A briefcase in memory (`init(bytes:as:)`), whose values all share
     /// its one buffer, measured slower with two jobs than with one (README, Round 3): prefer a file.
