@@ -32,7 +32,7 @@ final class ChunkPool: Sendable {
 }
 
 /// A byte sink writing into chunks of a `ChunkPool`, each filled to `ChunkPool.chunkSize`.
-struct ChunkSink: ByteSink {
+struct ChunkSink: ResettableByteSink {
     let pool: ChunkPool
     /// What was written, in order.
     private(set) var chunks: [[UInt8]] = []
@@ -55,4 +55,7 @@ struct ChunkSink: ByteSink {
         pool.giveBack(chunks)
         chunks = []
     }
+
+    /// Forgets what was written, its chunks back to the pool.
+    mutating func reset() { giveBack() }
 }

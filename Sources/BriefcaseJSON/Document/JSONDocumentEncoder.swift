@@ -318,8 +318,9 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         !emitter.takeInvalidUTF8()
     }
 
-    /// The sink's errors (I/O) as they are, anything else as an I/O error.
-    private static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
+    /// Errors of the encoder (its model errors) and of the sink (I/O) as they are, anything else
+    /// as an I/O error.
+    static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
         do {
             try body()
         } catch let error as BriefcaseError {

@@ -21,7 +21,7 @@ struct JSONElementParts {
 
     func encode(_ element: Element, jobs: Int) -> Result<EncodedJSONElement, BriefcaseError> {
         guard case .table(let table) = element, jobs > 1, table.rows.count >= 2 * Self.rowsPerPart else {
-            return part { encoder throws(BriefcaseError) in try Self.typed { try encoder.encodeBody(element) } }
+            return part { encoder throws(BriefcaseError) in try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeBody(element) } }
         }
         let count = min(jobs, table.rows.count / Self.rowsPerPart)
         let results = PartResults(count: count)
@@ -29,7 +29,7 @@ struct JSONElementParts {
             let rows = table.rows.count * k / count ..< table.rows.count * (k + 1) / count
             results[k] = part { encoder throws(BriefcaseError) in
                 if k == 0 { encoder.encodeTableHead(table) }
-                try Self.typed { try encoder.encodeRows(of: table, rows) }
+                try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeRows(of: table, rows) }
                 if k == count - 1 { encoder.encodeTableEnd(table) }
             }
         }
@@ -53,23 +53,12 @@ struct JSONElementParts {
         var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
         do throws(BriefcaseError) {
             try body(&encoder)
-            try Self.typed { try encoder.writer.flush() }
+            try JSONDocumentEncoder<ChunkSink>.typed { try encoder.writer.flush() }
         } catch {
             encoder.writer.sink.giveBack()
             return .failure(error)
         }
         return .success(EncodedJSONElement(chunks: encoder.writer.sink.chunks, validUTF8: !encoder.emitter.takeInvalidUTF8()))
-    }
-
-    /// The encoder's errors as they are (its model errors), anything else as an I/O error.
-    private static func typed(_ body: () throws -> Void) throws(BriefcaseError) {
-        do {
-            try body()
-        } catch let error as BriefcaseError {
-            throw error
-        } catch {
-            throw BriefcaseError(.io, "cannot write: \(error)")
-        }
     }
 }
 
