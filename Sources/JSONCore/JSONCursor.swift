@@ -59,13 +59,19 @@ public struct JSONCursor {
     /// True if any of the 8 bytes is `"`, `\`, < 0x20 or >= 0x80 (exact: no false negatives,
     /// and no false positives when all bytes are ASCII).
     @inlinable @inline(__always)
-    public static func needsAttention(_ word: UInt64) -> Bool {
+    public static func needsAttention(_ word: UInt64) -> Bool { attentionMask(word) != 0 }
+
+    /// The high bit of each byte of `word` (little-endian: byte 0 lowest) that needs attention,
+    /// as `needsAttention` tests. The lowest bit set is exact — a borrow only carries upward, and
+    /// a byte >= 0x80 is flagged anyway — so it tells which byte is the first to look at.
+    @inlinable @inline(__always)
+    public static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
         // With no high bits in `word`, x &- ones*n sets a high bit iff some byte of x is < n.
-        return ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & high != 0
+        return ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & high
     }
 
     /// Steps over the plain text of a string: ASCII but `"`, `\` and control characters, and
@@ -76,7 +82,9 @@ public struct JSONCursor {
         let raw = UnsafeRawPointer(buf.baseAddress!)
         while true {
             while end &- i >= 8 {
-                if Self.needsAttention(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                // Straight to the first byte that needs a look (the closing quote, most often).
+                if mask != 0 { i &+= mask.trailingZeroBitCount &>> 3; break }
                 i &+= 8
             }
             guard i < end else { return }

@@ -513,3 +513,35 @@ struct JSONParserTests {
         }
     }
 }
+
+/// `JSONCursor.attentionMask`: the lowest byte it flags is the first byte of the eight that is
+/// `"`, `\`, a control character or >= 0x80 (the byte the string reader must look at), whatever
+/// comes after it — checked against a plain byte test on every position of each kind of byte,
+/// with ASCII text or more attention bytes around it.
+@Suite struct AttentionMaskTests {
+    static func firstAttention(_ bytes: [UInt8]) -> Int? {
+        bytes.firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x80 }
+    }
+
+    @Test func theLowestFlaggedByteIsTheFirstThatNeedsALook() {
+        let attention: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x0A, 0x80, 0xC3, 0xFF]
+        let fillers: [UInt8] = [0x20, 0x41, 0x7E, 0x21, 0x23, 0x5B, 0x5D]
+        var random = SystemRandomNumberGenerator()
+        for kind in attention {
+            for position in 0 ..< 8 {
+                for round in 0 ..< 50 {
+                    var bytes = (0 ..< 8).map { _ in fillers.randomElement(using: &random)! }
+                    bytes[position] = kind
+                    // After it, anything (more attention bytes included): only the first counts.
+                    if round % 2 == 1 { for k in position + 1 ..< 8 { bytes[k] = (attention + fillers).randomElement(using: &random)! } }
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let mask = JSONCursor.attentionMask(word)
+                    #expect(mask != 0)
+                    #expect(mask.trailingZeroBitCount >> 3 == Self.firstAttention(bytes), "\(bytes)")
+                }
+            }
+        }
+        let plain = Array("plain ok".utf8)
+        #expect(JSONCursor.attentionMask(plain.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }) == 0)
+    }
+}
