@@ -142,10 +142,10 @@ struct RowReader {
             if byte == UInt8(ascii: "f") { return cursor.literal("false") ? .boolean(0) : nil }
             return nil
         case .currency:
-            guard let text = cursor.plainString(), let value = Currency(String(decoding: text, as: UTF8.self)) else { return nil }
+            guard let text = cursor.plainString(), let value = Currency(utf8: text) else { return nil }
             return .currency(value)
         case .decimal:
-            guard let text = cursor.plainString(), let value = Decimal96(String(decoding: text, as: UTF8.self)) else { return nil }
+            guard let text = cursor.plainString(), let value = Decimal96(utf8: text) else { return nil }
             return .decimal(value)
         case .float64:
             // Not finite: out of range, which `ValueReader` refuses with its message.
@@ -155,7 +155,7 @@ struct RowReader {
             guard let text = cursor.number(), let value = Float(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
             return .singleFloat(value)
         case .dateTime:
-            guard let text = cursor.plainString(), let value = OLEDateTime(isoText: String(decoding: text, as: UTF8.self)) else { return nil }
+            guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return nil }
             return .dateTime(value)
         }
     }

@@ -22,18 +22,27 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses decimal text with at most 4 fractional digits (`-12.5`, `3`, `0.0001`).
     public init?(_ text: String) {
+        var text = text
+        guard let value = text.withUTF8({ Currency(utf8: $0) }) else { return nil }
+        self = value
+    }
+
+    /// The same, from the text's UTF-8 bytes (no `String` made: what the JSON reader has).
+    public init?(utf8 text: UnsafeBufferPointer<UInt8>) {
         let parsed: Int64?? = DecimalText.scan(text) { negative, integer, fraction -> Int64? in
             guard fraction.count <= 4 else { return nil }
             // The digits, then zeros up to 4 fraction digits, as one UInt64 (nil on overflow).
             var magnitude: UInt64 = 0
-            for part in [integer, fraction] {
+            func append(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
                 for digit in part {
                     let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
                     let (sum, o2) = times10.addingReportingOverflow(UInt64(digit &- 48))
-                    guard !o1, !o2 else { return nil }
+                    guard !o1, !o2 else { return false }
                     magnitude = sum
                 }
+                return true
             }
+            guard append(integer), append(fraction) else { return nil }
             for _ in fraction.count..<4 {
                 let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
                 guard !overflow else { return nil }
@@ -56,27 +65,30 @@ enum DecimalText {
     /// fraction empty when there is no point); nil when `text` is not of that form.
     static func scan<T>(_ text: String, _ body: (_ negative: Bool, _ integer: UnsafeBufferPointer<UInt8>, _ fraction: UnsafeBufferPointer<UInt8>) -> T) -> T? {
         var text = text
-        return text.withUTF8 { utf8 -> T? in
-            let count = utf8.count
-            @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
-            var i = 0
-            let negative = count > 0 && utf8[0] == UInt8(ascii: "-")
-            if negative { i = 1 }
-            let integerStart = i
+        return text.withUTF8 { scan($0, body) }
+    }
+
+    /// The same over UTF-8 bytes.
+    static func scan<T>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (_ negative: Bool, _ integer: UnsafeBufferPointer<UInt8>, _ fraction: UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        let count = utf8.count
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+        var i = 0
+        let negative = count > 0 && utf8[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        let integerStart = i
+        while i < count, isDigit(utf8[i]) { i += 1 }
+        let integerEnd = i
+        guard integerEnd > integerStart else { return nil }
+        var fractionStart = i, fractionEnd = i
+        if i < count {
+            guard utf8[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            fractionStart = i
             while i < count, isDigit(utf8[i]) { i += 1 }
-            let integerEnd = i
-            guard integerEnd > integerStart else { return nil }
-            var fractionStart = i, fractionEnd = i
-            if i < count {
-                guard utf8[i] == UInt8(ascii: ".") else { return nil }
-                i += 1
-                fractionStart = i
-                while i < count, isDigit(utf8[i]) { i += 1 }
-                fractionEnd = i
-                guard fractionEnd > fractionStart, i == count else { return nil }
-            }
-            return body(negative, UnsafeBufferPointer(rebasing: utf8[integerStart..<integerEnd]),
-                        UnsafeBufferPointer(rebasing: utf8[fractionStart..<fractionEnd]))
+            fractionEnd = i
+            guard fractionEnd > fractionStart, i == count else { return nil }
         }
+        return body(negative, UnsafeBufferPointer(rebasing: utf8[integerStart..<integerEnd]),
+                    UnsafeBufferPointer(rebasing: utf8[fractionStart..<fractionEnd]))
     }
 }

@@ -56,6 +56,13 @@ public struct Decimal96: Hashable, Sendable, CustomStringConvertible {
     /// Parses `[-]digits[.digits]`; the scale is the number of fraction digits (at most 255).
     /// Nil when the magnitude does not fit 96 bits.
     public init?(_ text: String) {
+        var text = text
+        guard let value = text.withUTF8({ Decimal96(utf8: $0) }) else { return nil }
+        self = value
+    }
+
+    /// The same, from the text's UTF-8 bytes (no `String` made: what the JSON reader has).
+    public init?(utf8 text: UnsafeBufferPointer<UInt8>) {
         let parsed: Decimal96?? = DecimalText.scan(text) { negative, integer, fraction -> Decimal96? in
             guard fraction.count <= 255 else { return nil }
             var limbs: (UInt32, UInt32, UInt32) = (0, 0, 0) // low, mid, high

@@ -69,7 +69,13 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
     /// The double .NET's `DateTime.ToOADate` gives for this date and time (millisecond precision).
     /// Accepts `YYYY-MM-DDTHH:MM:SS[.sss]`.
     public init?(isoText text: String) {
-        let b = Array(text.utf8)
+        var text = text
+        guard let value = text.withUTF8({ OLEDateTime(isoText: $0) }) else { return nil }
+        self = value
+    }
+
+    /// The same, from the text's UTF-8 bytes (no `String` made: what the JSON reader has).
+    public init?(isoText b: UnsafeBufferPointer<UInt8>) {
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= b.count else { return nil }
             var n: Int64 = 0
