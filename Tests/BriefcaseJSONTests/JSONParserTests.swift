@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONCore
 import BriefcaseTestSupport
 import Testing
@@ -543,5 +548,37 @@ struct JSONParserTests {
         }
         let plain = Array("plain ok".utf8)
         #expect(JSONCursor.attentionMask(plain.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }) == 0)
+    }
+}
+
+/// `RowReader.number`: a JSON number read where it lies by the C library gives what reading it
+/// through a `String` gives — also where the C reader would read on (`0x1p3` after a `0`, which
+/// JSON ends at the `0`) or could not be stopped (the number last in the buffer).
+@Suite struct RowNumberTests {
+    static func read(_ text: String, as type: Double.Type) -> Double? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buf -> Double? in
+            var cursor = JSONCursor(buf)
+            guard let number = cursor.number() else { return nil }
+            return RowReader.number(number, endsBefore: cursor, strtod, { Double($0) })
+        }
+    }
+
+    @Test func theCReaderAndTheStringReaderAgree() {
+        let cases: [(String, Double)] = [
+            ("1.5,", 1.5), ("1.5", 1.5), ("-0.1]", -0.1), ("2.5e-3 ", 0.0025), ("0x1p3]", 0), ("0", 0),
+            ("123456789012345678901234567890}", 123456789012345678901234567890), ("1e308,", 1e308),
+            ("4.9406564584124654e-324,", 4.9406564584124654e-324), ("0.30000000000000004\n", 0.30000000000000004),
+        ]
+        for (text, expected) in cases {
+            #expect(Self.read(text, as: Double.self) == expected, "\(text)")
+        }
+        let floatBytes = Array("3.4028235e38]".utf8)
+        let float = floatBytes.withUnsafeBufferPointer { buf -> Float? in
+            var cursor = JSONCursor(buf)
+            guard let number = cursor.number() else { return nil }
+            return RowReader.number(number, endsBefore: cursor, strtof, { Float($0) })
+        }
+        #expect(float == Float.greatestFiniteMagnitude)
     }
 }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONCore
 import BriefcaseKit
 
@@ -6,6 +13,26 @@ import BriefcaseKit
 /// Anything else gives nil, and the caller reads the row with `ValueReader` instead, so this
 /// never decides what is accepted: it only takes the common case faster, with the same result.
 struct RowReader {
+    /// A JSON number the cursor checked (`text`, the cursor standing after it) read where it lies
+    /// by the C library (`strtod`/`strtof`, no `String` made) when the byte after it is one the
+    /// C reader stops at (`,`, `]`, `}`, white space) and it reads exactly `text`; else (another
+    /// locale's decimal point, the end of the buffer) through a `String`, with the same result.
+    @inline(__always)
+    static func number<T>(_ text: UnsafeBufferPointer<UInt8>, endsBefore cursor: JSONCursor,
+                          _ parse: (UnsafePointer<CChar>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> T,
+                          _ fromString: (String) -> T?) -> T? {
+        if cursor.i < cursor.end, let start = text.baseAddress {
+            switch cursor.buf[cursor.i] {
+            case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09:
+                var stop: UnsafeMutablePointer<CChar>?
+                let value = start.withMemoryRebound(to: CChar.self, capacity: text.count) { parse($0, &stop) }
+                if let stop, Int(bitPattern: stop) == Int(bitPattern: start + text.count) { return value }
+            default: break
+            }
+        }
+        return fromString(String(decoding: text, as: UTF8.self))
+    }
+
     let types: [DataType]
     let storages: [ValueStorage?]
     let codePage: CodePage
@@ -149,10 +176,10 @@ struct RowReader {
             return .decimal(value)
         case .float64:
             // Not finite: out of range, which `ValueReader` refuses with its message.
-            guard let text = cursor.number(), let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite else { return nil }
             return .float(value)
         case .float32:
-            guard let text = cursor.number(), let value = Float(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtof, { Float($0) }), value.isFinite else { return nil }
             return .singleFloat(value)
         case .dateTime:
             guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return nil }
