@@ -240,13 +240,7 @@ struct SQLiteTableWriter {
 
     /// The values as one JSON object, the way `cat --format jsonl` prints a row.
     private func jsonObject(_ values: [Value?], _ printer: inout RowPrinter<ArraySink>) -> String {
-        printer.write(values)
-        try? printer.finish()
-        let count = printer.writer.sink.bytes.count
-        let end = count > 0 && printer.writer.sink.bytes[count - 1] == 10 ? count - 1 : count
-        let text = String(decoding: printer.writer.sink.bytes[..<end], as: UTF8.self)
-        printer.writer.sink.bytes.removeAll(keepingCapacity: true)
-        return text
+        printer.line(values)
     }
 }
 

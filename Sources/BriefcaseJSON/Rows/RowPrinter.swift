@@ -19,9 +19,12 @@ public struct RowPrinter<Sink: ByteSink> {
     public var writer: JSONWriter<Sink>
     /// The output form.
     public let format: Format
-    let columns: [FieldDescriptor]
+    @usableFromInline let columns: [FieldDescriptor]
     let columnNames: [String]
-    let codePage: CodePage
+    /// What goes before each column's value in a JSON line: `, ` (but first), the name as a JSON
+    /// string, `: ` — made once, not escaped again for every value.
+    @usableFromInline let jsonKeys: [[UInt8]]
+    @usableFromInline let codePage: CodePage
 
     /// A printer of rows with `columns` into `sink`, 8-bit text decoded with `codePage`.
     public init(sink: Sink, columns: [FieldDescriptor], codePage: CodePage, format: Format) {
@@ -30,6 +33,14 @@ public struct RowPrinter<Sink: ByteSink> {
         self.columns = columns
         self.codePage = codePage
         self.columnNames = columns.map { codePage.decodeForDisplay($0.name) }
+        self.jsonKeys = columnNames.enumerated().map { i, name in
+            var key = JSONWriter(sink: ArraySink())
+            if i > 0 { key.writeRaw(", " as StaticString) }
+            key.writeString(name)
+            key.writeRaw(": " as StaticString)
+            try? key.flush()
+            return key.sink.bytes
+        }
     }
 
     /// The CSV header row (nothing for JSON Lines).
@@ -42,18 +53,18 @@ public struct RowPrinter<Sink: ByteSink> {
         writer.writeRaw("\r\n")
     }
 
-    /// Writes one row (one line).
+    /// Writes one row (one line). Inlinable: specialized for the caller's sink (a generic printer
+    /// looked its writer's type up again for every value).
+    @inlinable
     public mutating func write(_ row: Row) {
         switch format {
         case .jsonl:
             writer.writeByte(UInt8(ascii: "{"))
             for (i, value) in row.enumerated() where i < columns.count {
-                if i > 0 { writer.writeRaw(", ") }
-                writer.writeString(columnNames[i])
-                writer.writeRaw(": ")
+                writer.writeRaw(jsonKeys[i])
                 writeJSONValue(value, type: columns[i].type)
             }
-            writer.writeRaw("}\n")
+            writer.writeRaw("}\n" as StaticString)
         case .csv:
             for (i, value) in row.enumerated() where i < columns.count {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
@@ -66,7 +77,8 @@ public struct RowPrinter<Sink: ByteSink> {
     /// Flushes what is buffered to the sink.
     public mutating func finish() throws { try writer.flush() }
 
-    private mutating func writeJSONValue(_ value: Value?, type: DataType) {
+    @inlinable
+    mutating func writeJSONValue(_ value: Value?, type: DataType) {
         guard let value else { writer.writeNull(); return }
         switch value {
         case .integer(let i): writer.writeInt(i)
@@ -76,6 +88,24 @@ public struct RowPrinter<Sink: ByteSink> {
             if f.isFinite { writer.writeDouble(f) } else { writer.writeString(Self.special(f)) }
         case .singleFloat(let f):
             if f.isFinite { writer.writeFloat(f) } else { writer.writeString(Self.special(Double(f))) }
+        case .ansiString(let s) where codePage.isUTF8:
+            // Valid UTF-8 is its own display text: escaped from the bytes, no String made.
+            let written = s.withUnsafeBufferPointer { bytes -> Bool in
+                guard UTF8Validation.isValid(bytes) else { return false }
+                JSONEmit.appendEscaped(bytes, to: &writer.buffer)
+                return true
+            }
+            if written { writer.drainIfFull() } else { writer.writeString(plainText(value)) }
+        case .dateTime(let d):
+            // ISO text is plain ASCII: written as it is made, between quotes.
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: OLEDateTime.isoTextLength + 2) { room -> Bool in
+                guard d.writeISOText(to: room.baseAddress! + 1) else { return false }
+                room[0] = UInt8(ascii: "\"")
+                room[OLEDateTime.isoTextLength + 1] = UInt8(ascii: "\"")
+                writer.writeRaw(UnsafeRawBufferPointer(room))
+                return true
+            }
+            if !written { writer.writeString(plainText(value)) }
         default: writer.writeString(plainText(value))
         }
     }
@@ -98,6 +128,7 @@ public struct RowPrinter<Sink: ByteSink> {
         }
     }
 
+    @usableFromInline
     static func special(_ value: Double) -> String {
         value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
     }
@@ -111,13 +142,30 @@ public struct RowPrinter<Sink: ByteSink> {
         return String(decoding: sink.bytes, as: UTF8.self)
     }
 
-    private mutating func writeCSVField(_ text: String) {
+    @usableFromInline
+    mutating func writeCSVField(_ text: String) {
         let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
         if needsQuotes {
             writer.writeRaw("\"" + text.replacingAll("\"", with: "\"\"") + "\"")
         } else {
             writer.writeRaw(text)
         }
+    }
+}
+
+extension RowPrinter where Sink == ArraySink {
+    /// One row as the text of its line, without the line end (`write(_:)` into memory, then
+    /// emptied): what the SQLite mapping stores for a change's values. Compiled here for
+    /// `ArraySink`, so that a caller in another module does not run the generic printer, which
+    /// looked its types up again for every value (a fifth of → sqlite on delta-heavy data).
+    public mutating func line(_ row: Row) -> String {
+        write(row)
+        try? finish()
+        let count = writer.sink.bytes.count
+        let end = count > 0 && writer.sink.bytes[count - 1] == 10 ? count - 1 : count
+        let text = String(decoding: writer.sink.bytes[..<end], as: UTF8.self)
+        writer.sink.bytes.removeAll(keepingCapacity: true)
+        return text
     }
 }
 
