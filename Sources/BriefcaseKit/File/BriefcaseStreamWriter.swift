@@ -23,6 +23,11 @@ extension BriefcaseStreamOutput {
 
     /// Appends `bytes` and returns their count.
     mutating func append(_ bytes: [UInt8]) throws(BriefcaseError) -> Int {
+        try append(bytes[...])
+    }
+
+    /// Appends `bytes` (a part of an array, not copied) and returns their count.
+    mutating func append(_ bytes: ArraySlice<UInt8>) throws(BriefcaseError) -> Int {
         let failure: BriefcaseError? = bytes.withUnsafeBytes { buffer in
             do throws(BriefcaseError) { try append(buffer) } catch { return error }
             return nil
@@ -154,13 +159,7 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
             // (the caller still holds it).
             var start = Array(body[0 ..< 5])
             try Self.moveSchemaEnd(in: &start, by: count)
-            _ = try output.append(start)
-            let failure: BriefcaseError? = body.withUnsafeBytes { bytes in
-                do throws(BriefcaseError) { try output.append(UnsafeRawBufferPointer(rebasing: bytes[5...])) } catch { return error }
-                return nil
-            }
-            if let failure { throw failure }
-            return body.count
+            return try output.append(start) + output.append(body[5...])
         }
     }
 
