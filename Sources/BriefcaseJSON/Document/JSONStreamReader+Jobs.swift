@@ -38,7 +38,7 @@ struct ElementsParsedAhead {
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
         let bytes = SharedBytes(buf: buf)
         work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase JSON element parsing") {
-            { n, _ in
+            { n in
                 var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
                 parser.i = starts[n]
                 do throws(BriefcaseError) {

@@ -153,7 +153,7 @@ extension BriefcaseElements {
                             continue
                         }
                         // A sink that let the rows go must answer; one that did not is read again exactly.
-                        guard !decoded.headOnly else { sink.abandon(); return false }
+                        guard !decoding.dropsRows else { sink.abandon(); return false }
                     } else {
                         try hand(element, decoded, at: i)
                     }

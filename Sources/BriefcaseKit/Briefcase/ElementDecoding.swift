@@ -27,9 +27,6 @@ struct DecodedElement<Product: Sendable>: Sendable {
     var warnings: [DecodingWarning]
     /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
     var prepared: (any Sendable)? = nil
-    /// Whether the worker let the rows or changes go once it had prepared the element
-    /// (`ElementPreparation.needsRows`): the outcome is then the element's head only.
-    var headOnly = false
     /// The memory the element was read into, when it shares it: the taker hands it back to the
     /// workers (`ByteArrayPool`) once it has let the element go.
     var buffer: [UInt8] = []
@@ -48,6 +45,9 @@ struct ElementDecoding<Reading: ElementReading> {
     private let positions: [Int]
     private var taken = 0
     private let ahead: ElementsDecodedAhead<Reading>?
+    /// Whether the workers hand on each prepared element's head only, its rows or changes let go
+    /// once prepared (`ElementPreparation.needsRows` false, and the caller reads heads only).
+    let dropsRows: Bool
     /// The memory of the element taken last, handed back to the workers at the next `next()`.
     private var lastBuffer: [UInt8] = []
 
@@ -63,6 +63,7 @@ struct ElementDecoding<Reading: ElementReading> {
         ahead = jobs > 1 && positions.count > 1
             ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs, prepare: prepare,
                                    keepsBytes: keepsBytes) : nil
+        dropsRows = ahead != nil && Reading.productSharesBytes && !keepsBytes
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -114,7 +115,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
         let largest = sizes.max() ?? 0, buffers = buffers
         work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
             var own: [UInt8] = []
-            return { n, _ in
+            return { n in
                 var warnings: [DecodingWarning] = []
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
                 var spare: [UInt8] = []
@@ -125,7 +126,6 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
                     let prepared = prepare?(&product)
                     var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
                     if keepsBytes { decoded.buffer = spare }
-                    decoded.headOnly = Reading.productSharesBytes && !keepsBytes  // the preparation kept only the head
                     return decoded
                 } catch {
                     if keepsBytes { buffers.giveBack(spare) }
@@ -150,7 +150,7 @@ extension ElementDecoding where Reading == ModelReading {
     /// work on the element it decoded.
     /// `headsSuffice`: the taker reads only the heads of prepared elements (its sink's
     /// preparation does not need the rows, and code page detection none either), so the workers
-    /// let the rows go once prepared, and their memory with them (`DecodedElement.headOnly`).
+    /// let the rows go once prepared, and their memory with them (`dropsRows`).
     init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil, headsSuffice: Bool = false) {
         let dropsRows = headsSuffice && preparation?.needsRows == false
         var prepare: (@Sendable (inout Element) -> any Sendable)?

@@ -16,9 +16,8 @@ import Foundation
 /// is read and written only with `condition` locked; the outputs it hands across are `Sendable`.
 public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     /// Makes one worker's function (once per thread, on that thread: it may keep scratch memory
-    /// of its own). The function works on item `n`; `mayReuse` says whether the output of the
-    /// item this worker did before is let go by the taker (its memory may then be reused).
-    public typealias MakeWorker = @Sendable () -> (_ n: Int, _ mayReuse: Bool) -> Output
+    /// of its own). The function works on item `n`.
+    public typealias MakeWorker = @Sendable () -> (_ n: Int) -> Output
 
     private let count: Int
     /// `sizeBefore[k]`: the sizes of items `0 ..< k`.
@@ -87,18 +86,15 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     }
 
     /// One worker: takes up the next item when it may, works on it unlocked, puts it in its slot.
-    private func work(_ function: (Int, Bool) -> Output) {
-        var last = -1  // the item this worker did before
+    private func work(_ function: (Int) -> Output) {
         condition.lock()
         while true {
             while !stopped && nextToDo < count && !mayDo(nextToDo) { condition.wait() }
             guard !stopped && nextToDo < count else { break }
             let n = nextToDo
             nextToDo += 1
-            let mayReuse = last < taker
             condition.unlock()
-            let output = function(n, mayReuse)
-            last = n
+            let output = function(n)
             condition.lock()
             if !stopped { slots[n % slots.count] = output }
             condition.broadcast()
