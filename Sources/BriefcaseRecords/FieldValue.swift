@@ -27,6 +27,10 @@ extension Bool: FieldValue {}
 /// The one place values cross between Data Abstract types and Swift types, both ways: what
 /// `Record.value(_:as:)`, the row `Decoder` and the row `Encoder` all use.
 enum FieldConversion {
+    /// The locale decimal text is read in (made once: making one for every value was most of
+    /// reading a decimal).
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// `value` of `field` as a `T`, exactly, or a `typeMismatch` naming the field.
     static func read<T>(_ value: Value, as type: T.Type, field: RecordField, codePage: CodePage) throws(RecordError) -> T {
         func mismatch(_ why: String = "") -> RecordError {
@@ -49,13 +53,13 @@ enum FieldConversion {
             if T.self == Double.self { return Double(float) as! T }
         case .decimal(let decimal):
             if T.self == Decimal.self {
-                guard decimal.isCanonical, let result = Decimal(string: decimal.description, locale: Locale(identifier: "en_US_POSIX")) else {
+                guard decimal.isCanonical, let result = Decimal(string: decimal.description, locale: posix) else {
                     throw mismatch(": \(decimal) is not a canonical .NET decimal")
                 }
                 return result as! T
             }
         case .currency(let currency):
-            if T.self == Decimal.self, let result = Decimal(string: currency.description, locale: Locale(identifier: "en_US_POSIX")) { return result as! T }
+            if T.self == Decimal.self, let result = Decimal(string: currency.description, locale: posix) { return result as! T }
         case .dateTime(let ole):
             if T.self == Date.self {
                 guard let date = ole.date else { throw mismatch(": \(ole.value) is no date of years 1–9999") }

@@ -15,6 +15,8 @@ import JSONCore
 /// then.
 final class RowBinder {
     let image: ValueImage
+    /// Whether 8-bit text is UTF-8 (tested once, not by comparing code pages for every value).
+    private let textIsUTF8: Bool
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var used = 0
@@ -23,6 +25,7 @@ final class RowBinder {
 
     init(image: ValueImage) {
         self.image = image
+        textIsUTF8 = image.codePage.isUTF8
         capacity = 64 * 1024
         buffer = .allocate(capacity: capacity)
     }
@@ -74,7 +77,7 @@ final class RowBinder {
             }
             used += count
             try statement.bindStatic(start, count: count, encoding: SQLITE_UTF8, at: index)
-        case .ansiString(let text)? where image.codePage == .utf8 && text.withUnsafeBufferPointer(UTF8Validation.isValid),
+        case .ansiString(let text)? where textIsUTF8 && text.withUnsafeBufferPointer(UTF8Validation.isValid),
              .guid(let text)? where text.withUnsafeBufferPointer(UTF8Validation.isValid):
             try bindCopy(text, encoding: SQLITE_UTF8, to: statement, at: index)
         case .currency?, .decimal?:

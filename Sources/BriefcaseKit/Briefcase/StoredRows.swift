@@ -48,6 +48,8 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
     /// The table without its rows, and how many rows it stores.
     public let head: TableHead
     private let storage: StoredRows.Storage
+    /// How each field's values are stored (worked out once, not for every row).
+    private let storages: [ValueStorage?]
     /// How many rows were read so far.
     public private(set) var rowsRead = 0
     private var window: [UInt8] = []
@@ -59,6 +61,7 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
     init(_ rows: StoredRows) {
         head = rows.head
         storage = rows.storage
+        storages = rows.head.fields.map(\.type.storage)
         if case .element(let source, let range, _) = storage {
             position = range.lowerBound
             windowStart = range.lowerBound
@@ -104,7 +107,6 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
     /// and complete there, else with the checking reader, reading a larger window when the
     /// row runs past its end (and the element does not end there).
     private mutating func decodeRow(_ source: BriefcaseSource, end: Int) throws(BriefcaseError) -> Row {
-        let storages = head.fields.map(\.type.storage)
         while true {
             let windowEnd = min(end, windowStart + window.count)
             if position >= windowStart, position < windowEnd || head.fields.isEmpty {
