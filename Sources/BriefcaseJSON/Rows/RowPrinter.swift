@@ -34,12 +34,10 @@ public struct RowPrinter<Sink: ByteSink> {
         self.codePage = codePage
         self.columnNames = columns.map { codePage.decodeForDisplay($0.name) }
         self.jsonKeys = columnNames.enumerated().map { i, name in
-            var key = JSONWriter(sink: ArraySink())
-            if i > 0 { key.writeRaw(", " as StaticString) }
-            key.writeString(name)
-            key.writeRaw(": " as StaticString)
-            try? key.flush()
-            return key.sink.bytes
+            var key: [UInt8] = i > 0 ? Array(", ".utf8) : []
+            JSONEmit.appendString(name, to: &key)
+            key += ": ".utf8
+            return key
         }
     }
 
