@@ -180,14 +180,15 @@ public struct SQLiteSource {
                 return edits
             }
             let (plan, edits) = try plan(entries, codePage: head.codePage)
-            let order: [Int]?
-            if sink.needsHeads {
-                var heads: [Element] = []
-                for step in plan { heads.append(Self.head(of: try element(of: step))) }
-                order = try sink.prepare(heads: heads)
-            } else {
-                order = nil
+            // Heads as `info` reads them: a stored element's from its bytes, no row decoded.
+            var heads: [Element] = []
+            for step in plan {
+                switch step {
+                case .stored(let entry): heads.append(try summary(entry).head)
+                case .edited(let delta): heads.append(Element.delta(delta).head)
+                }
             }
+            let order = try sink.prepare(heads: heads)
             try sink.begin(head)
             for index in order ?? Array(plan.indices) {
                 try sink.element(try element(of: plan[index]), at: index)
@@ -210,13 +211,6 @@ public struct SQLiteSource {
         switch step {
         case .stored(let entry): return try element(entry)
         case .edited(let delta): return .delta(delta)
-        }
-    }
-
-    static func head(of element: Element) -> Element {
-        switch element {
-        case .table(var table): table.rows = []; return .table(table)
-        case .delta(var delta): delta.changes = []; return .delta(delta)
         }
     }
 }
