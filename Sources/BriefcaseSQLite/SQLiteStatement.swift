@@ -100,21 +100,6 @@ public final class SQLiteStatement {
         guard status == SQLITE_OK else { throw database.error(database.lastMessage) }
     }
 
-    /// Binds text already encoded (`SQLITE_UTF8` or `SQLITE_UTF16LE`), copied by SQLite: the
-    /// writer's fast path, without making a Swift string of every value.
-    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, encoding: Int32, at index: Int) throws(BriefcaseError) {
-        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-        guard sqlite3_bind_text64(handle, Int32(index), start, sqlite3_uint64(bytes.count), briefcase_sqlite_transient(),
-                                  UInt8(encoding)) == SQLITE_OK else { throw database.error(database.lastMessage) }
-    }
-
-    func bindBlob(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(BriefcaseError) {
-        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-        guard sqlite3_bind_blob64(handle, Int32(index), start, sqlite3_uint64(bytes.count), briefcase_sqlite_transient()) == SQLITE_OK else {
-            throw database.error(database.lastMessage)
-        }
-    }
-
     /// Binds bytes SQLite does not copy (`SQLITE_STATIC`): text (`SQLITE_UTF8`, `SQLITE_UTF16LE`)
     /// or, with `encoding` nil, a blob. The caller keeps them unchanged until the statement has
     /// run and been reset (`RowBinder`'s buffer).

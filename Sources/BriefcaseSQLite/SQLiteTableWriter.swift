@@ -7,7 +7,6 @@ import BriefcaseKit
 struct SQLiteTableWriter {
     let database: SQLiteDatabase
     let codePage: CodePage
-    let image: ValueImage
     /// Binds the rows of the current-rows and stored-rows tables.
     let binder: RowBinder
     /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
@@ -23,8 +22,7 @@ struct SQLiteTableWriter {
     init(database: SQLiteDatabase, codePage: CodePage) {
         self.database = database
         self.codePage = codePage
-        image = ValueImage(codePage: codePage)
-        binder = RowBinder(image: image)
+        binder = RowBinder(image: ValueImage(codePage: codePage))
     }
 
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
@@ -228,19 +226,15 @@ struct SQLiteTableWriter {
         }
         let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
         // One printer for the delta (making one, with its 64 KiB buffer, per value list cost
-        // more than printing the values).
+        // more than printing the values); each value list is one JSON object, as `cat --format
+        // jsonl` prints a row.
         var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
         for (index, change) in delta.changes.enumerated() {
             try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
                                    .integer(Int64(change.recordID)), .text(change.status.description),
                                    .text(codePage.decodeForDisplay(change.message)),
-                                   .text(jsonObject(change.oldValues, &printer)), .text(jsonObject(change.newValues, &printer))])
+                                   .text(printer.line(change.oldValues)), .text(printer.line(change.newValues))])
         }
-    }
-
-    /// The values as one JSON object, the way `cat --format jsonl` prints a row.
-    private func jsonObject(_ values: [Value?], _ printer: inout RowPrinter<ArraySink>) -> String {
-        printer.line(values)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import BriefcaseKit
 
 struct BriefcaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,10 +48,7 @@ struct EncodingOption: ParsableArguments {
     var codePage: CodePage? { encoding.flatMap(CodePage.init(name:)) }
 }
 
-import BriefcaseKit
 
-/// The cores a command that decodes a binary briefcase's elements uses (`info`, which decodes
-/// only heads, takes it and ignores it, so every command reading a briefcase accepts it).
 /// How the commands read their input: `--from` (the format, when neither the name nor the
 /// content says it), `--encoding` and `--jobs`.
 struct InputOptions: ParsableArguments {
@@ -75,6 +73,8 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// The cores a command that decodes a binary briefcase's elements uses (`info`, which decodes
+/// only heads, takes it and ignores it, so every command reading a briefcase accepts it).
 struct JobsOption: ParsableArguments {
     static let help = ArgumentHelp(
         "How many elements (tables and deltas) to read at once: decoded from a binary briefcase or folder, or parsed from JSON.",

@@ -62,13 +62,7 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 /// The parts of `[-]digits[.digits]` text (no exponent, no `+`, ASCII digits only).
 enum DecimalText {
     /// Calls `body` with the sign and the UTF-8 digits of the integer and fraction parts (the
-    /// fraction empty when there is no point); nil when `text` is not of that form.
-    static func scan<T>(_ text: String, _ body: (_ negative: Bool, _ integer: UnsafeBufferPointer<UInt8>, _ fraction: UnsafeBufferPointer<UInt8>) -> T) -> T? {
-        var text = text
-        return text.withUTF8 { scan($0, body) }
-    }
-
-    /// The same over UTF-8 bytes.
+    /// fraction empty when there is no point); nil when `utf8` is not of that form.
     static func scan<T>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (_ negative: Bool, _ integer: UnsafeBufferPointer<UInt8>, _ fraction: UnsafeBufferPointer<UInt8>) -> T) -> T? {
         let count = utf8.count
         @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
