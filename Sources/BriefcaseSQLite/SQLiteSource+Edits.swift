@@ -7,10 +7,7 @@ extension SQLiteSource {
     /// The elements to give, in order, with each edited table's delta replaced (or a new one
     /// before the table), and what the edits became.
     func plan(_ entries: [Entry], codePage: CodePage) throws(BriefcaseError) -> ([Step], [TableEdits]) {
-        var firstDelta: [String: Entry] = [:]
-        for entry in entries where entry.kind == .delta && firstDelta[entry.name.asciiLowercased] == nil {
-            firstDelta[entry.name.asciiLowercased] = entry
-        }
+        let firstDelta = Self.firstDeltas(entries)
         var replaced: [Int: Delta] = [:], before: [Int: Delta] = [:]
         var allEdits: [TableEdits] = []
         for entry in entries where entry.kind == .table && entry.currentTable != nil {
@@ -40,10 +37,7 @@ extension SQLiteSource {
     /// is decoded then and kept for its turn), or at its own turn (its new delta handed over
     /// first, or kept for its delta's turn). What `plan` does for a sink that needs heads first.
     func stream<Sink: BriefcaseSink>(_ entries: [Entry], codePage: CodePage, into sink: inout Sink) throws(BriefcaseError) -> [TableEdits] {
-        var firstDelta: [String: Entry] = [:]
-        for entry in entries where entry.kind == .delta && firstDelta[entry.name.asciiLowercased] == nil {
-            firstDelta[entry.name.asciiLowercased] = entry
-        }
+        let firstDelta = Self.firstDeltas(entries)
         // The tables compared for edits (one per name: the first has the current-rows table) and their deltas.
         var deltaOfTable: [Int: Entry] = [:], tableOfDelta: [Int: Entry] = [:]
         for entry in entries where entry.kind == .table && entry.currentTable != nil {
@@ -91,6 +85,8 @@ extension SQLiteSource {
                     if let edited {
                         allEdits.append(edits)
                         if let deltaEntry { replacements[deltaEntry.position] = edited } else { try hand(.delta(edited)) }
+                    } else if let deltaEntry, let delta {
+                        replacements[deltaEntry.position] = delta  // decoded already: not again at its turn
                     }
                 }
                 try hand(.table(table))
@@ -160,5 +156,15 @@ extension SQLiteSource {
         }
         edits.table = name
         return (tracker.hasEdits ? tracker.pendingDelta : nil, edits)
+    }
+
+    /// The first delta of each name (ASCII case-insensitive, as names match): the one a table's
+    /// edits join.
+    static func firstDeltas(_ entries: [Entry]) -> [String: Entry] {
+        var first: [String: Entry] = [:]
+        for entry in entries where entry.kind == .delta && first[entry.name.asciiLowercased] == nil {
+            first[entry.name.asciiLowercased] = entry
+        }
+        return first
     }
 }
