@@ -22,12 +22,11 @@ protocol RowVisitor {
     mutating func checkedRow(_ values: [Value?], at position: Int)
 }
 
-/// Collects the rows as the model's `Row`s (values are slices of the buffer).
-struct RowCollector: RowVisitor {
-    var rows: [Row] = []
+/// A visitor that makes the model's `Row`s (values are slices of the buffer): what it does with
+/// each row read is its own (`endRow`, `checkedRow`).
+protocol ModelRowVisitor: RowVisitor where RowState == Row {}
 
-    init(capacity: Int) { rows.reserveCapacity(capacity) }
-
+extension ModelRowVisitor {
     @inline(__always) func beginRow(at position: Int, fieldCount: Int) -> Row {
         var row: Row = []
         row.reserveCapacity(fieldCount)
@@ -48,25 +47,22 @@ struct RowCollector: RowVisitor {
     @inline(__always) func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Row) {
         row.append(.decimal(Decimal96(low: low, mid: mid, high: high, flags: flags)))
     }
+}
+
+/// Collects the rows of a table.
+struct RowCollector: ModelRowVisitor {
+    var rows: [Row] = []
+
+    init(capacity: Int) { rows.reserveCapacity(capacity) }
+
     @inline(__always) mutating func endRow(_ row: consuming Row) { rows.append(row) }
     mutating func checkedRow(_ values: [Value?], at position: Int) { rows.append(values) }
 }
 
 /// Collects one record: a row read on its own (`StoredRows`), the old or the new values of a change.
-struct RecordCollector: RowVisitor {
+struct RecordCollector: ModelRowVisitor {
     var record: Row = []
-    private var collector = RowCollector(capacity: 0)
 
-    @inline(__always) func beginRow(at position: Int, fieldCount: Int) -> Row { collector.beginRow(at: position, fieldCount: fieldCount) }
-    @inline(__always) func null(_ row: inout Row) { collector.null(&row) }
-    @inline(__always) func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
-                                 _ row: inout Row) {
-        collector.bytes(storage, array, start: start, count: count, base: base, &row)
-    }
-    @inline(__always) func scalar(_ value: Value, _ row: inout Row) { collector.scalar(value, &row) }
-    @inline(__always) func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Row) {
-        collector.decimal(low: low, mid: mid, high: high, flags: flags, &row)
-    }
     @inline(__always) mutating func endRow(_ row: consuming Row) { record = row }
     mutating func checkedRow(_ values: [Value?], at position: Int) { record = values }
 }
