@@ -31,10 +31,6 @@ public struct SQLiteSink: BriefcaseSink {
         self.path = path
     }
 
-    private func lowered(_ name: ByteString) -> [UInt8] {
-        name.bytes.map { (65...90).contains($0) ? $0 | 0x20 : $0 }
-    }
-
     /// Opens the database and writes the head (`_briefcase`, `_briefcase_properties`).
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         close()
@@ -53,7 +49,7 @@ public struct SQLiteSink: BriefcaseSink {
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: an element before the briefcase began") }
         nextPosition = position + 1
-        let key = lowered(element.name)
+        let key = nameKey(element.name)
         switch element {
         case .table(let table):
             guard tablesSeen.insert(key).inserted else {

@@ -102,7 +102,7 @@ public func namesMatch(_ a: ByteString, _ b: ByteString) -> Bool {
 /// The name with ASCII letters lower-cased: `namesMatch(a, b)` exactly when `nameKey(a) ==
 /// nameKey(b)`. Keys a dictionary that finds matching names in constant time (comparing every
 /// name with every other is quadratic in the number of elements, which a file chooses).
-func nameKey(_ name: ByteString) -> [UInt8] {
+public func nameKey(_ name: ByteString) -> [UInt8] {
     name.bytes.map(asciiLower)
 }
 
