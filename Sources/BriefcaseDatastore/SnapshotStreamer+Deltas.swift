@@ -169,7 +169,7 @@ extension SnapshotStreamer {
             spooled.append(rowid: rowid, change: bytes.bytes, entry: entry.sink.bytes, split: split, to: spool)
             entry.sink.bytes.removeAll(keepingCapacity: true)
         }
-        state.table.rows = replay.rows
+        state.table.rows = Rows(replay.rows)
         let live = replay.slots.indices.filter { replay.slots[$0] != nil }
         state.slotIDs = live.map { slotIDs[$0] }
         state.slotSizes = live.map { slotSizes[$0] }

@@ -81,7 +81,7 @@ public struct RecordTable: Sendable {
         return result
     }
 
-    func rows(_ state: RowState) -> [Row] { state == .current ? tracker.rows : tracker.table.rows }
+    func rows(_ state: RowState) -> Rows { state == .current ? Rows(tracker.rows) : tracker.table.rows }
 
     // MARK: pending changes
 

@@ -104,7 +104,7 @@ extension SQLiteSource {
         let reading = ValueReading(codePage: codePage)
         // The current rows as the tracker will start from them (the same replay); the tracker
         // itself (its copies of the rows) only once an edit is found.
-        let expected = delta.map { table.replaying($0).rows } ?? table.rows
+        let expected = delta.map { table.replaying($0).rows } ?? table.rows.array
         // rowid → current row: the key (SQLite's rowid alias), else the position + 1.
         var indexOfRowID: [Int64: Int] = [:]
         indexOfRowID.reserveCapacity(expected.count)

@@ -121,7 +121,7 @@ struct SQLiteTableWriter {
     func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
                           position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
         guard let delta, !delta.changes.isEmpty else {
-            let byKey = try createAndFill(name, layout: layout, rows: table.rows)
+            let byKey = try createAndFill(name, layout: layout, rows: table.rows.array)
             return (.null, .text(byKey ? "key" : "position"))
         }
         let replay = table.replaying(delta)

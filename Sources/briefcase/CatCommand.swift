@@ -57,7 +57,7 @@ struct CatCommand: ParsableCommand {
         var rows = base.rows
         if !original, let delta {
             let applied = base.applying(delta)
-            rows = applied.rows
+            rows = Rows(applied.rows)
             for problem in applied.problems {
                 Console.warning("\(path): element '\(codePage.decodeForDisplay(base.name))': \(problem)")
             }

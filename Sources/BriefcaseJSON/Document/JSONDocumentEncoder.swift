@@ -134,6 +134,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// rows of a table written in parts, one after another, are the rows written at once.
     mutating func encodeRows(of table: Table, _ range: Range<Int>) throws {
         let types = table.fields.map(\.type), storages = types.map(\.storage)
+        if encodeStoredRows(of: table, range, storages: storages) { return }
         for r in range {
             if r == 0 { writer.writeRaw("\n      ") } else { writer.writeRaw(",\n      ") }
             do {
@@ -142,6 +143,28 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
                 throw BriefcaseError(.invalidModel, "row \(r): \(error.message)", element: codePage.decodeForDisplay(table.name))
             }
         }
+    }
+
+    /// The rows of `table` in `range` written from the bytes they are kept as (`Rows.visitStored`),
+    /// the same text as from their values; false, nothing written, when they are not kept so.
+    /// In batches, so that the writer drains between them: rows of blobs can be large.
+    private mutating func encodeStoredRows(of table: Table, _ range: Range<Int>, storages: [ValueStorage?]) -> Bool {
+        var visitor = JSONRowVisitor(emitter: emitter, firstRow: range.lowerBound)
+        var start = range.lowerBound, batch = 64
+        repeat {
+            let rows = start ..< min(range.upperBound, start + batch)
+            swap(&visitor.out, &writer.buffer)
+            let before = visitor.out.count
+            let visited = table.rows.visitStored(rows, storages: storages, into: &visitor)
+            let written = visitor.out.count - before
+            swap(&visitor.out, &writer.buffer)
+            guard visited else { return false }  // (the first batch, or none)
+            writer.drainIfFull()
+            // About 64–256 KiB a batch.
+            if written > 1 << 18 { batch = max(1, batch / 2) } else if written < 1 << 16 { batch = min(1024, batch * 2) }
+            start = rows.upperBound
+        } while start < range.upperBound
+        return true
     }
 
     /// The end of a table's object, after its last row.

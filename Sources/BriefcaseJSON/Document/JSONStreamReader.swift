@@ -195,7 +195,7 @@ public struct JSONStreamReader {
             var head = JSONObject(members.filter { $0.key != "rows" })
             head.append(key: "rows", value: .array([]))
             var table = try reader.table(ObjectNode(object: head, path: path))
-            table.rows = rows
+            table.rows = Rows(rows)
             return .table(table)
         }
         if let changes {

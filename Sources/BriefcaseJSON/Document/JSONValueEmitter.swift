@@ -14,7 +14,7 @@ struct JSONValueEmitter {
     let codePage: CodePage
     let isUTF8: Bool
     /// Where values are written before being appended to the output (see `reserve`).
-    private let scratch = Scratch()
+    let scratch = Scratch()
 
     init(codePage: CodePage) {
         self.codePage = codePage
@@ -180,16 +180,9 @@ struct JSONValueEmitter {
     static func put(_ value: Value, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
         switch value {
         case .ansiString(let s): return putUTF8Text(s, d, &o)
-        case .wideString(let s):
-            if !s.withUnsafeBufferPointer({ putUTF16LEText(UnsafeRawBufferPointer($0), d, &o) }) { putBytesObject("utf16le", s, d, &o) }
+        case .wideString(let s): s.withUnsafeBufferPointer { putWideText($0, d, &o) }
         case .blob(let s): putBase64String(s, d, &o)
-        case .guid(let s):
-            let printable = s.withUnsafeBufferPointer { buffer -> Bool in
-                guard buffer.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
-                putEscaped(buffer, d, &o)
-                return true
-            }
-            if !printable { putBytesObject("bytes", s, d, &o) }
+        case .guid(let s): s.withUnsafeBufferPointer { putGUID($0, d, &o) }
         case .integer(let i): putInt64(i, d, &o)
         case .largeUInt(let u): putUInt64(u, d, &o)
         case .boolean(let b):
@@ -205,16 +198,7 @@ struct JSONValueEmitter {
             d[o] = UInt8(ascii: "\""); o += 1
             putCurrency(c, d, &o)
             d[o] = UInt8(ascii: "\""); o += 1
-        case .decimal(let x):
-            if x.isTextReversible {
-                d[o] = UInt8(ascii: "\""); o += 1
-                putDecimal(x, d, &o)
-                d[o] = UInt8(ascii: "\""); o += 1
-            } else {
-                var raw = ByteWriter()
-                raw.writeInteger(x.low); raw.writeInteger(x.mid); raw.writeInteger(x.high); raw.writeInteger(x.flags)
-                putBytesObject("decimalBytes", ByteString(raw.bytes), d, &o)
-            }
+        case .decimal(let x): putDecimalValue(x, d, &o)
         case .float(let f):
             if f.isFinite { putText(f.description, d, &o) } else { putQuoted(FloatText.special(f), d, &o) }
         case .singleFloat(let f):
@@ -237,6 +221,31 @@ struct JSONValueEmitter {
             }
         }
         return true
+    }
+
+    /// A wide string: its text, or the bytes object when it is not well-formed UTF-16LE.
+    @inline(__always)
+    static func putWideText(_ s: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        if !putUTF16LEText(UnsafeRawBufferPointer(s), d, &o) { putBytesObject("utf16le", s, d, &o) }
+    }
+
+    /// A GUID: its text when every byte is printable ASCII, else the bytes object.
+    @inline(__always)
+    static func putGUID(_ s: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        if s.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { putEscaped(s, d, &o) } else { putBytesObject("bytes", s, d, &o) }
+    }
+
+    /// A decimal: its text when that reads back exactly, else its 16 bytes.
+    static func putDecimalValue(_ x: Decimal96, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        if x.isTextReversible {
+            d[o] = UInt8(ascii: "\""); o += 1
+            putDecimal(x, d, &o)
+            d[o] = UInt8(ascii: "\""); o += 1
+        } else {
+            var raw = ByteWriter()
+            raw.writeInteger(x.low); raw.writeInteger(x.mid); raw.writeInteger(x.high); raw.writeInteger(x.flags)
+            raw.bytes.withUnsafeBufferPointer { putBytesObject("decimalBytes", $0, d, &o) }
+        }
     }
 
     @inline(__always)
@@ -338,8 +347,12 @@ struct JSONValueEmitter {
     }
 
     static func putBase64String(_ bytes: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        bytes.withUnsafeBufferPointer { putBase64String($0, d, &o) }
+    }
+
+    static func putBase64String(_ source: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
         d[o] = UInt8(ascii: "\""); o += 1
-        bytes.withUnsafeBufferPointer { source in
+        do {
             var s = 0
             var out = d + o
             // Blobs are most of a typical document: six bytes at a time, one 8-byte load and four
@@ -362,7 +375,7 @@ struct JSONValueEmitter {
             Base64Codec.encode(UnsafeBufferPointer(rebasing: source[s...]), to: out,
                                alphabet: Base64Codec.standardAlphabet.utf8Start, padded: true)
         }
-        o += base64Length(bytes.count)
+        o += base64Length(source.count)
         d[o] = UInt8(ascii: "\""); o += 1
     }
 
@@ -373,6 +386,10 @@ struct JSONValueEmitter {
     }()
 
     static func putBytesObject(_ key: StaticString, _ bytes: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
+        bytes.withUnsafeBufferPointer { putBytesObject(key, $0, d, &o) }
+    }
+
+    static func putBytesObject(_ key: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
         put("{\"", d, &o)
         put(key, d, &o)
         put("\": ", d, &o)
@@ -383,9 +400,14 @@ struct JSONValueEmitter {
     /// UTF-8 text as a JSON string when the bytes are strict UTF-8, else the bytes object.
     @discardableResult
     static func putUTF8Text(_ string: ByteString, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
+        string.withUnsafeBufferPointer { putUTF8Text($0, d, &o) }
+    }
+
+    @discardableResult @inline(__always)
+    static func putUTF8Text(_ text: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
         // Strict UTF-8 decodes one to one: the text's bytes are the stored bytes.
-        guard string.isValidUTF8 else { putBytesObject("bytes", string, d, &o); return false }
-        string.withUnsafeBufferPointer { putEscaped($0, d, &o) }
+        guard UTF8Validation.isValid(text) else { putBytesObject("bytes", text, d, &o); return false }
+        putEscaped(text, d, &o)
         return true
     }
 

@@ -6,17 +6,21 @@
 /// (the collector's `Row`, kept in a local variable of the reader), one call per field, then
 /// `endRow`; if something in it is not plainly valid, the state is dropped and the checking
 /// reader reads the row again, handing it whole to `checkedRow`.
-protocol RowVisitor {
+public protocol RowVisitor {
+    /// What the visitor keeps of the row being read.
     associatedtype RowState
     /// A row starts at index `position` of the buffer.
     mutating func beginRow(at position: Int, fieldCount: Int) -> RowState
-    func null(_ row: inout RowState)
+    /// A NULL.
+    mutating func null(_ row: inout RowState)
     /// A string, blob or GUID: `count` bytes at index `start` of `array`, whose storage `base` is.
     mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout RowState)
     /// Any value of a fixed size but a decimal (which the model boxes).
-    func scalar(_ value: Value, _ row: inout RowState)
-    func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout RowState)
+    mutating func scalar(_ value: Value, _ row: inout RowState)
+    /// A decimal's four words.
+    mutating func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout RowState)
+    /// The row's last value was read.
     mutating func endRow(_ row: consuming RowState)
     /// A row the checking reader read, starting at index `position` of the buffer.
     mutating func checkedRow(_ values: [Value?], at position: Int)
@@ -126,7 +130,7 @@ extension Bin2Decoder {
     /// `visitor` without building error messages, or returns false — leaving `position` alone,
     /// the row's state dropped — when anything about it is not plainly valid: then the checking reader
     /// reads it and says what is wrong. Values are read as `readValue` reads them.
-    @inline(__always)
+    @inlinable @inline(__always) @usableFromInline
     static func fastRow<Visitor: RowVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, _ array: [UInt8], position: inout Int, end: Int,
                                              storages: [ValueStorage?], setBitIsValue: Bool = false,
                                              into visitor: inout Visitor) -> Bool {

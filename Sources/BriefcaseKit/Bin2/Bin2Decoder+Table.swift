@@ -2,10 +2,24 @@ extension Bin2Decoder {
     /// Decodes a dataset element body (schema flag … last row).
     mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> Table {
         let head = try decodeTableHead(&reader, name: name, positionBase: positionBase)
-        var collector = RowCollector(capacity: head.rowCount)
-        try decodeRows(&reader, head: head, into: &collector)
         var table = head.table
-        table.rows = collector.rows
+        let first = reader.readerIndex - reader.base
+        // Rows as views into the bytes (`Rows`): only where each starts is kept now.
+        guard reader.endIndex - reader.readerIndex <= Int(UInt32.max) else {
+            var collector = RowCollector(capacity: head.rowCount)
+            try decodeRows(&reader, head: head, into: &collector)
+            table.rows = Rows(collector.rows)
+            return table
+        }
+        var starts = RowStarts(first: first, capacity: head.rowCount)
+        try decodeRows(&reader, head: head, into: &starts)
+        let stored = StoredRowBytes(bytes: bytes, first: first, end: reader.readerIndex - reader.base, starts: starts.starts,
+                                    storages: head.fields.map(\.type.storage))
+        if starts.checked.isEmpty {
+            table.rows = Rows(stored: stored)
+        } else {
+            table.rows = Rows((0 ..< stored.count).map { starts.checked[$0] ?? stored.row($0) })
+        }
         return table
     }
 

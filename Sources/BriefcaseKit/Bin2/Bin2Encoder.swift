@@ -46,6 +46,9 @@ public enum Bin2Encoder {
             writer.writeInteger(field.type.rawValue)
             writer.writeInt32(field.size)
         }
+        // Rows kept as the bytes they were decoded from, each of which read cleanly (no set
+        // padding bit, every value of its column's storage), are the bytes writing them gives.
+        if table.rows.withStoredBytes(storages: storages, { writer.writeBytes($0) }) != nil { return }
         let maskSize = (table.fields.count + 7) / 8
         var mask = [UInt8](repeating: 0, count: maskSize)
         for (rowIndex, row) in table.rows.enumerated() {
@@ -96,7 +99,11 @@ public enum Bin2Encoder {
             size += 13 + (table.schema.map { listsSize($0.fields) + listsSize($0.parameters) } ?? 0)
             size += table.fields.reduce(0) { $0 + 9 + $1.name.count }
             let maskSize = (table.fields.count + 7) / 8
-            for row in table.rows { size += row.reduce(maskSize) { $0 + valueSize($1) } }
+            if let stored = table.rows.withStoredBytes(storages: table.fields.map(\.type.storage), { $0.count }) {
+                size += stored
+            } else {
+                for row in table.rows { size += row.reduce(maskSize) { $0 + valueSize($1) } }
+            }
         case .delta(let delta):
             size += 13 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + delta.keyFields.reduce(0) { $0 + 4 + $1.count }
             let maskSize = (delta.loggedFields.count + 7) / 8

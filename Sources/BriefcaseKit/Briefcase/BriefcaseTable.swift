@@ -29,7 +29,7 @@ public struct BriefcaseTable: Hashable, Sendable {
 
     /// The rows with the pending delta replayed (see `Table.applying(_:)`).
     public func currentRows() -> (rows: [Row], problems: [DeltaApplicationProblem]) {
-        guard let delta else { return (storedTable.rows, []) }
+        guard let delta else { return (storedTable.rows.array, []) }
         return storedTable.applying(delta)
     }
 

@@ -18,7 +18,7 @@ public struct StoredRows: Sequence, Sendable {
     enum Storage: Sendable {
         /// A dataset element: where its rows start and where it ends, in its file or buffer.
         case element(BriefcaseSource, rows: Range<Int>, label: String)
-        case memory([Row])
+        case memory(Rows)
     }
     let storage: Storage
 

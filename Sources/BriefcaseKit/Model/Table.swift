@@ -29,17 +29,23 @@ public struct Table: Hashable, Sendable {
     public var schemaEndWhenAbsent: SchemaEndMarker
     /// The field descriptors, one per column.
     public var fields: [FieldDescriptor]
-    /// The stored rows, in order.
-    public var rows: [Row]
+    /// The stored rows, in order (a decoded table's as views into its bytes: `Rows`).
+    public var rows: Rows
 
     /// A table of these fields and rows.
-    public init(name: ByteString, schema: Schema? = nil, fields: [FieldDescriptor], rows: [Row] = [],
+    public init(name: ByteString, schema: Schema? = nil, fields: [FieldDescriptor], rows: Rows = [],
                 schemaEndWhenAbsent: SchemaEndMarker = .zero) {
         self.name = name
         self.schema = schema
         self.fields = fields
         self.rows = rows
         self.schemaEndWhenAbsent = schemaEndWhenAbsent
+    }
+
+    /// A table of these fields and rows.
+    public init(name: ByteString, schema: Schema? = nil, fields: [FieldDescriptor], rows: [Row],
+                schemaEndWhenAbsent: SchemaEndMarker = .zero) {
+        self.init(name: name, schema: schema, fields: fields, rows: Rows(rows), schemaEndWhenAbsent: schemaEndWhenAbsent)
     }
 }
 

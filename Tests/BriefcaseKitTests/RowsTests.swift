@@ -1,0 +1,124 @@
+import Testing
+@testable import BriefcaseKit
+
+/// `Table.rows` of a decoded table: views into the bytes (`Rows`), read when asked, turned into
+/// values by the first change. Streams built byte by byte; the expected values and bytes are
+/// written out by hand.
+@Suite struct RowsTests {
+    /// Table "T" (no schema) of ID datInteger, Name datString, Price datFloat, and three rows:
+    /// (1, "ab", 2.5), (2, NULL, NULL), (3, "", -1). `mask` is row 1's NULL mask (0x06: Name and
+    /// Price; a padding bit set makes the row one the checking reader reads).
+    static func stream(rowOneMask: UInt8 = 0x06) -> [UInt8] {
+        Bytes.build { b in
+            b.ascii("DABIN200"); b.i32(104)
+            b.u8(0); b.i32(0)                                   // @12: no schema
+            b.i32(3); b.i32(3)                                  // 3 rows, 3 fields
+            b.field("ID", 6); b.field("Name", 1); b.field("Price", 3)
+            b.u8(0x00); b.i32(1); b.str("ab"); b.f64(2.5)       // @63: row 0 (19 bytes)
+            b.u8(rowOneMask); b.i32(2)                          // @82: row 1 (5 bytes)
+            b.u8(0x00); b.i32(3); b.i32(0); b.f64(-1)           // @87: row 2 (17 bytes)
+            b.i32(1); b.i32(0); b.str("T"); b.i32(12)           // @104: index
+        }
+    }
+
+    static let expected: [Row] = [
+        [.integer(1), .ansiString("ab"), .float(2.5)],
+        [.integer(2), nil, nil],
+        [.integer(3), .ansiString(""), .float(-1)],
+    ]
+
+    static func table(_ bytes: [UInt8]) throws -> (Table, [DecodingWarning]) {
+        let (stream, warnings) = try decodeBin2(bytes)
+        guard case .table(let table) = stream.elements.first else { throw BriefcaseError(.invalidData, "no table") }
+        return (table, warnings)
+    }
+
+    static let storages: [ValueStorage?] = [.int32, .ansiString, .float64]
+
+    @Test func aDecodedTableKeepsItsRowsAsTheirBytes() throws {
+        let bytes = Self.stream()
+        #expect(bytes.count == 121)
+        let (table, warnings) = try Self.table(bytes)
+        #expect(warnings.isEmpty)
+        // The rows' 41 bytes (@63 ..< @104), as the file holds them.
+        #expect(table.rows.withStoredBytes(storages: Self.storages) { Array($0) } == Array(bytes[63 ..< 104]))
+        #expect(table.rows.count == 3)
+        // Read in any order, any number of times.
+        #expect(table.rows[2] == Self.expected[2])
+        #expect(table.rows[0] == Self.expected[0])
+        #expect(table.rows[2] == Self.expected[2])
+        #expect(Array(table.rows) == Self.expected)
+        #expect(table.rows == Self.expected)
+        #expect(table.rows.array == Self.expected)
+        #expect(table == Table(name: "T", fields: table.fields, rows: Self.expected))
+        // Written back as they are.
+        #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.table(table)])) == bytes)
+    }
+
+    @Test func rowsReadAsOtherStoragesAreNotHandedOut() throws {
+        let (table, _) = try Self.table(Self.stream())
+        #expect(table.rows.withStoredBytes(storages: [.int32, .wideString, .float64]) { $0.count } == nil)
+        var visitor = CountingVisitor()
+        #expect(!table.rows.visitStored(0 ..< 3, storages: [.int64, .ansiString, .float64], into: &visitor))
+        #expect(visitor.values == 0)
+        #expect(table.rows.visitStored(1 ..< 3, storages: Self.storages, into: &visitor))
+        #expect(visitor.rows == 2 && visitor.values == 4 && visitor.nulls == 2)
+    }
+
+    @Test func aChangeTurnsTheRowsIntoValues() throws {
+        var (table, _) = try Self.table(Self.stream())
+        table.rows[1][1] = .ansiString("zz")
+        #expect(table.rows.withStoredBytes(storages: Self.storages) { $0.count } == nil)
+        var expected = Self.expected
+        expected[1][1] = .ansiString("zz")
+        #expect(table.rows == expected)
+        table.rows.append([.integer(4), nil, .float(0)])
+        expected.append([.integer(4), nil, .float(0)])
+        #expect(table.rows == expected)
+
+        // Written from the values: row 1 is now mask 0x04, 2, "zz"; row 3 follows.
+        let written = try Bin2Encoder.encode(Bin2Stream(elements: [.table(table)]))
+        let rows = Bytes.build { b in
+            b.u8(0x00); b.i32(1); b.str("ab"); b.f64(2.5)
+            b.u8(0x04); b.i32(2); b.str("zz")
+            b.u8(0x00); b.i32(3); b.i32(0); b.f64(-1)
+            b.u8(0x02); b.i32(4); b.f64(0)
+        }
+        #expect(Array(written[63 ..< 63 + rows.count]) == rows)
+        #expect(Array(written[17 ..< 21]) == [4, 0, 0, 0])  // the row count
+    }
+
+    @Test func aRowTheCheckingReaderReadsIsWarnedOnceAndWrittenNormalised() throws {
+        // Row 1's mask with padding bit 3 set: read, with a warning, by the checking reader.
+        let bytes = Self.stream(rowOneMask: 0x0E)
+        let (table, warnings) = try Self.table(bytes)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.offset == 82)
+        #expect(table.rows == Self.expected)
+        // Not kept as bytes: those would write the padding bit back.
+        #expect(table.rows.withStoredBytes(storages: Self.storages) { $0.count } == nil)
+        var normalised = bytes
+        normalised[82] = 0x06
+        #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.table(table)])) == normalised)
+    }
+
+    @Test func aDamagedRowStillFailsTheDecoding() throws {
+        var bytes = Self.stream()
+        bytes[87 + 5] = 0x7F  // row 2's Name length: far past the element's end
+        #expect(throws: BriefcaseError.self) { try Self.table(bytes) }
+    }
+}
+
+/// Counts what a visit hands over.
+private struct CountingVisitor: RowVisitor {
+    var rows = 0, values = 0, nulls = 0
+    func beginRow(at position: Int, fieldCount: Int) {}
+    mutating func null(_ row: inout Void) { nulls += 1 }
+    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
+        values += 1
+    }
+    mutating func scalar(_ value: Value, _ row: inout Void) { values += 1 }
+    mutating func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) { values += 1 }
+    mutating func endRow(_ row: consuming Void) { rows += 1 }
+    func checkedRow(_ values: [Value?], at position: Int) {}
+}
