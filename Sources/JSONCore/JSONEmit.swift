@@ -37,12 +37,11 @@ public enum JSONEmit {
     /// one definition of integer text, for writers that store through a pointer. (Two digits
     /// per division, from a constant table: integers are a large share of the values written.)
     public static func writeDigits(_ v: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var length = 1
-        var threshold: UInt64 = 10
-        while length < 20 && v >= threshold {
-            length &+= 1
-            if length < 20 { threshold &*= 10 }
-        }
+        // The length from the bit length (× log10 2 ≈ 1233 / 4096, at most one short), then one
+        // comparison with the power of ten it may reach; 0 has one digit.
+        let bits = 64 &- (v | 1).leadingZeroBitCount
+        let estimate = (bits &* 1233) &>> 12
+        let length = max(1, estimate &+ (v >= powersOfTen[estimate] ? 1 : 0))
         let pairs = digitPairs.utf8Start
         var rest = v
         var k = length
@@ -60,6 +59,9 @@ public enum JSONEmit {
         }
         return length
     }
+
+    /// 10⁰ … 10¹⁹.
+    static let powersOfTen: [UInt64] = (0 ..< 20).map { (0 ..< $0).reduce(1) { product, _ in product &* 10 } }
 
     /// "00", "01", … "99".
     static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"

@@ -83,8 +83,14 @@ public struct JSONWriter<Sink: ByteSink> {
     /// Writes `bytes` as they are, straight to the sink after what is buffered (no copy into the
     /// buffer: for large pieces made elsewhere, such as an element encoded on another thread).
     public mutating func writeThrough(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeThrough($0) }
+    }
+
+    /// Writes `bytes` as they are, straight to the sink after what is buffered (no copy into the
+    /// buffer: for text written elsewhere in pieces larger than the buffer).
+    public mutating func writeThrough(_ bytes: UnsafeRawBufferPointer) {
         drain()
-        bytes.withUnsafeBytes { hand($0) }
+        hand(bytes)
     }
 
     /// Hands `bytes` to the sink, unless it failed before; its first error is kept (sticky).

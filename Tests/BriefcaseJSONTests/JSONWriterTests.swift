@@ -37,6 +37,23 @@ private struct FailingSink: ByteSink {
 struct JSONWriterTests {
     // MARK: strings
 
+    /// Integer text at every length: each power of ten, one below and one above it, 0 and the
+    /// largest, against the standard library's spelling.
+    @Test func integerDigitsAtEveryLength() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 1
+        for _ in 0 ..< 19 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            for value in values {
+                let count = JSONEmit.writeDigits(value, to: digits.baseAddress!)
+                #expect(String(decoding: UnsafeBufferPointer(rebasing: digits[..<count]), as: UTF8.self) == String(value))
+            }
+        }
+    }
+
     @Test func escapesQuotesBackslashAndNamedControls() throws {
         #expect(try written { $0.writeString("a\"b\\c") } == #""a\"b\\c""#)
         #expect(try written { $0.writeString("\n\r\t\u{8}\u{C}") } == #""\n\r\t\b\f""#)

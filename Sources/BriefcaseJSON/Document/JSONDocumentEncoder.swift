@@ -16,6 +16,8 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     private(set) var emitter: JSONValueEmitter
     /// The memory of elements encoded ahead, used again by the next ones (`elementPreparation()`).
     private let encodedChunks = ChunkPool()
+    /// Where a batch of rows kept as bytes is written (`encodeStoredRows`), used again by the next.
+    private let rowBatch = JSONValueEmitter.Scratch()
 
     /// An encoder writing into `sink`, 8-bit strings decoded with `codePage` (the head's code page replaces it).
     public init(sink: Sink, codePage: CodePage) {
@@ -149,19 +151,16 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// the same text as from their values; false, nothing written, when they are not kept so.
     /// In batches, so that the writer drains between them: rows of blobs can be large.
     private mutating func encodeStoredRows(of table: Table, _ range: Range<Int>, storages: [ValueStorage?]) -> Bool {
-        var visitor = JSONRowVisitor(emitter: emitter, firstRow: range.lowerBound)
+        var visitor = JSONRowVisitor(emitter: emitter, rows: rowBatch, firstRow: range.lowerBound)
         var start = range.lowerBound, batch = 64
         repeat {
             let rows = start ..< min(range.upperBound, start + batch)
-            swap(&visitor.out, &writer.buffer)
-            let before = visitor.out.count
-            let visited = table.rows.visitStored(rows, storages: storages, into: &visitor)
-            let written = visitor.out.count - before
-            swap(&visitor.out, &writer.buffer)
-            guard visited else { return false }  // (the first batch, or none)
-            writer.drainIfFull()
+            guard table.rows.visitStored(rows, storages: storages, into: &visitor) else { return false }  // (the first batch, or none)
+            let written = visitor.written
+            writer.writeThrough(written)
+            visitor.clear()
             // About 64–256 KiB a batch.
-            if written > 1 << 18 { batch = max(1, batch / 2) } else if written < 1 << 16 { batch = min(1024, batch * 2) }
+            if written.count > 1 << 18 { batch = max(1, batch / 2) } else if written.count < 1 << 16 { batch = min(1024, batch * 2) }
             start = rows.upperBound
         } while start < range.upperBound
         return true

@@ -5,29 +5,36 @@ import BriefcaseKit
 /// value from where it lies in the bytes: the text `JSONValueEmitter.writeValues` writes for the
 /// decoded row (the same `put…` functions), without the row of `Value`s made and let go again.
 ///
-/// Not generic over the output (see `JSONValueEmitter`): it appends to `out`, the writer's buffer
-/// lent to it for a batch of rows (`JSONDocumentEncoder.encodeStoredRows`).
+/// Not generic over the output (see `JSONValueEmitter`): it writes a batch of rows into `rows`,
+/// a buffer of its own, which the encoder hands to its writer's sink in one piece
+/// (`JSONDocumentEncoder.encodeStoredRows`) — a row is not copied again on its way.
 struct JSONRowVisitor: RowVisitor {
     let emitter: JSONValueEmitter
-    /// The output: rows are appended whole.
-    var out: [UInt8] = []
+    /// The rows written so far, `written` bytes at its start.
+    let rows: JSONValueEmitter.Scratch
     /// The position of the next row in its table (the first row's separator differs).
     var rowIndex: Int
-    /// The row being written, in the emitter's scratch buffer.
     private var d: UnsafeMutablePointer<UInt8>
     private var o = 0
     private var column = 0
 
-    init(emitter: JSONValueEmitter, firstRow: Int) {
+    init(emitter: JSONValueEmitter, rows: JSONValueEmitter.Scratch, firstRow: Int) {
         self.emitter = emitter
+        self.rows = rows
         rowIndex = firstRow
-        d = emitter.scratch.pointer
+        d = rows.pointer
     }
+
+    /// The rows written since the last `clear()`.
+    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: d, count: o) }
+
+    /// Starts the next batch at the start of the buffer.
+    mutating func clear() { o = 0 }
 
     /// Room for `count` more bytes.
     @inline(__always)
     private mutating func ensure(_ count: Int) {
-        if o &+ count > emitter.scratch.capacity { d = emitter.scratch.grow(keeping: o, to: o &+ count) }
+        if o &+ count > rows.capacity { d = rows.grow(keeping: o, to: o &+ count) }
     }
 
     /// Room for a value of at most `count` bytes, after its separator (written).
@@ -40,8 +47,7 @@ struct JSONRowVisitor: RowVisitor {
 
     @inline(__always)
     mutating func beginRow(at position: Int, fieldCount: Int) {
-        d = emitter.scratch.room(fieldCount &* 8 &+ 16)
-        o = 0
+        ensure(fieldCount &* 8 &+ 16)
         column = 0
         JSONValueEmitter.put(rowIndex == 0 ? "\n      [" : ",\n      [", d, &o)
     }
@@ -61,13 +67,12 @@ struct JSONRowVisitor: RowVisitor {
             room(JSONValueEmitter.textBound(count))
             if !JSONValueEmitter.putUTF8Text(value, d, &o) { emitter.noteInvalidUTF8() }
         case .ansiString:
-            // Decoded through the code page, whose UTF-8 size is not known before: written
-            // after the row so far, the row then goes on in the (re-fetched) scratch buffer.
-            room(0)
-            out.append(contentsOf: UnsafeBufferPointer(start: d, count: o))
-            emitter.writeAnsi(ByteString(array, range: start ..< start &+ count), to: &out)
-            d = emitter.scratch.room(16)
-            o = 0
+            // Decoded through the code page, whose UTF-8 size is not known before.
+            var text: [UInt8] = []
+            emitter.writeAnsi(ByteString(array, range: start ..< start &+ count), to: &text)
+            room(text.count)
+            text.withUnsafeBufferPointer { (d + o).update(from: $0.baseAddress!, count: $0.count) }
+            o &+= text.count
         case .wideString:
             room(JSONValueEmitter.textBound(count))
             JSONValueEmitter.putWideText(value, d, &o)
@@ -97,7 +102,6 @@ struct JSONRowVisitor: RowVisitor {
         ensure(1)
         d[o] = UInt8(ascii: "]")
         o &+= 1
-        out.append(contentsOf: UnsafeBufferPointer(start: d, count: o))
         rowIndex &+= 1
     }
 

@@ -405,9 +405,24 @@ struct JSONValueEmitter {
 
     @discardableResult @inline(__always)
     static func putUTF8Text(_ text: UnsafeBufferPointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ o: inout Int) -> Bool {
+        // ASCII that needs no escape, eight bytes at a time: valid, and copied as it is, in one
+        // pass (most text is). The rest is checked, then escaped, as a whole text would be.
+        var i = 0
+        if let base = text.baseAddress {
+            let raw = UnsafeRawPointer(base), out = UnsafeMutableRawPointer(d + o + 1)
+            while text.count &- i >= 8 {
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                guard word & 0x8080_8080_8080_8080 == 0, !JSONEmit.needsEscape(word) else { break }
+                out.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                i &+= 8
+            }
+        }
+        let rest = UnsafeBufferPointer(rebasing: text[i...])
         // Strict UTF-8 decodes one to one: the text's bytes are the stored bytes.
-        guard UTF8Validation.isValid(text) else { putBytesObject("bytes", text, d, &o); return false }
-        putEscaped(text, d, &o)
+        guard UTF8Validation.isValid(rest) else { putBytesObject("bytes", text, d, &o); return false }
+        d[o] = UInt8(ascii: "\""); o &+= 1 &+ i
+        o &+= JSONEmit.writeEscaped(rest, to: d + o)
+        d[o] = UInt8(ascii: "\""); o &+= 1
         return true
     }
 
@@ -441,7 +456,19 @@ struct JSONValueEmitter {
             @inline(__always) func unit(_ k: Int) -> UInt32 {
                 UInt32(source[2 &* k]) | UInt32(source[2 &* k &+ 1]) << 8
             }
+            let raw = UnsafeRawPointer(source.baseAddress ?? UnsafeRawPointer(d))
             while i < units {
+                // Four units of ASCII that needs no escape at a time: their low bytes, packed.
+                while units &- i >= 4 {
+                    let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 2 &* i, as: UInt64.self))
+                    guard w & 0xFF80_FF80_FF80_FF80 == 0 else { break }
+                    let packed = w & 0xFF | w >> 8 & 0xFF00 | w >> 16 & 0xFF_0000 | w >> 24 & 0xFF00_0000
+                    guard !JSONEmit.needsEscape(packed | 0x4141_4141_0000_0000) else { break }
+                    UnsafeMutableRawPointer(d + o).storeBytes(of: UInt32(truncatingIfNeeded: packed).littleEndian, as: UInt32.self)
+                    o &+= 4
+                    i &+= 4
+                }
+                guard i < units else { break }
                 let u = unit(i)
                 i &+= 1
                 if u < 0x80 {
