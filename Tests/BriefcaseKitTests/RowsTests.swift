@@ -122,3 +122,60 @@ private struct CountingVisitor: RowVisitor {
     mutating func endRow(_ row: consuming Void) { rows += 1 }
     func checkedRow(_ values: [Value?], at position: Int) {}
 }
+
+/// `StoredRowsBuilder`: rows written value by value as a reader parses them are the bytes the
+/// file of `RowsTests.stream()` holds (written out by hand there).
+@Suite struct StoredRowsBuilderTests {
+    static let fileRows = Array(RowsTests.stream()[63 ..< 104])
+
+    static func text(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    @Test func valuesWrittenOneByOneAreTheFilesRows() {
+        var builder = StoredRowsBuilder(storages: RowsTests.storages)
+        builder.beginRow()
+        builder.integer(1, .int32)
+        #expect(Self.text("ab").withUnsafeBufferPointer { builder.lengthPrefixed($0) })
+        builder.scalar(Double(2.5).bitPattern)
+        builder.endRow()
+        // A row dropped half-way leaves nothing behind.
+        builder.beginRow()
+        builder.integer(9, .int32)
+        builder.cancelRow()
+        builder.beginRow()
+        builder.integer(2, .int32)
+        builder.null(1)
+        builder.null(2)
+        builder.endRow()
+        builder.beginRow()
+        builder.integer(3, .int32)
+        // Written through a pointer: at most 8 bytes, 0 of them used.
+        #expect(builder.lengthPrefixed(maximum: 8) { _ in 0 })
+        builder.scalar(Double(-1).bitPattern)
+        builder.endRow()
+        #expect(builder.count == 3)
+        let rows = builder.rows()
+        #expect(rows.withStoredBytes(storages: RowsTests.storages) { Array($0) } == Self.fileRows)
+        #expect(rows == RowsTests.expected)
+    }
+
+    @Test func rowsOfValuesAreWrittenAsTheBin2WriterWritesThem() {
+        var builder = StoredRowsBuilder(storages: RowsTests.storages)
+        for row in RowsTests.expected { builder.append(row) }
+        #expect(builder.rows().withStoredBytes(storages: RowsTests.storages) { Array($0) } == Self.fileRows)
+    }
+
+    @Test func aRowThatCannotBeBytesKeepsEveryRowAsValues() {
+        // 300 does not fit datByte (8 bits): kept as given, never cut to a byte.
+        let storages: [ValueStorage?] = [.uint8, .ansiString]
+        var builder = StoredRowsBuilder(storages: storages)
+        builder.append([.integer(7), .ansiString("a")])
+        builder.append([.integer(300), nil])
+        builder.beginRow()
+        builder.integer(8, .uint8)
+        builder.null(1)
+        builder.endRow()
+        let rows = builder.rows()
+        #expect(rows.withStoredBytes(storages: storages) { $0.count } == nil)
+        #expect(rows == [[.integer(7), .ansiString("a")], [.integer(300), nil], [.integer(8), nil]])
+    }
+}

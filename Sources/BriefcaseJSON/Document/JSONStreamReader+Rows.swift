@@ -61,7 +61,7 @@ struct RowReader {
             cursor.skipWhitespace()
             switch entry(&cursor, storages[c]) {
             case .null?: row.append(nil)
-            case .value(let value)?: row.append(value)
+            case .value(let parsed)?: row.append(parsed.value)
             case nil: return nil
             }
             cursor.skipWhitespace()
@@ -69,6 +69,56 @@ struct RowReader {
         }
         position = cursor.i
         return row
+    }
+
+    /// Reads one row in its plain form into `rows` as the bytes a Bin2 table stores it in (no
+    /// `Value` made of it); false, nothing kept, when it is not in that form.
+    func read(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int, into rows: inout StoredRowsBuilder) -> Bool {
+        var cursor = JSONCursor(buf, at: position)
+        guard cursor.take(.openBracket) else { return false }
+        cursor.skipWhitespace()
+        rows.beginRow()
+        if storages.isEmpty {
+            guard cursor.take(.closeBracket) else { rows.cancelRow(); return false }
+        } else {
+            let last = storages.count - 1
+            for c in 0...last {
+                cursor.skipWhitespace()
+                guard let entry = entry(&cursor, storages[c]), write(entry, c, into: &rows) else { rows.cancelRow(); return false }
+                cursor.skipWhitespace()
+                guard cursor.take(c == last ? .closeBracket : .comma) else { rows.cancelRow(); return false }
+            }
+        }
+        rows.endRow()
+        position = cursor.i
+        return true
+    }
+
+    /// Writes entry `entry` of column `c` into `rows`; false when it cannot be kept as bytes.
+    @inline(__always)
+    private func write(_ entry: Entry, _ c: Int, into rows: inout StoredRowsBuilder) -> Bool {
+        guard case .value(let parsed) = entry else { rows.null(c); return true }
+        switch parsed {
+        case .scalar(let value):
+            switch value {
+            case .integer(let x): rows.integer(x, storages[c]!)
+            case .largeUInt(let x): rows.scalar(x)
+            case .boolean(let x): rows.scalar(x)
+            case .currency(let x): rows.scalar(x.scaled)
+            case .float(let x): rows.scalar(x.bitPattern)
+            case .singleFloat(let x): rows.scalar(x.bitPattern)
+            case .dateTime(let x): rows.scalar(x.value.bitPattern)
+            default: return false  // (not made by `parse`)
+            }
+        case .decimal(let x):
+            rows.scalar(x.low); rows.scalar(x.mid); rows.scalar(x.high); rows.scalar(x.flags)
+        case .text(let text): return rows.lengthPrefixed(text)
+        case .encoded(let text): return text.withUnsafeBufferPointer { rows.lengthPrefixed($0) }
+        case .wideText(let text): return rows.lengthPrefixed(maximum: text.count &* 2) { Self.utf16LE(text, to: $0) }
+        case .blob(let bytes): return bytes.withUnsafeBufferPointer { rows.lengthPrefixed($0) }
+        case .guid(let text): rows.raw(text)
+        }
+        return true
     }
 
     /// A change in its plain form, as the writer puts it: `{"type": name, "recordID": integer,
@@ -96,7 +146,8 @@ struct RowReader {
               key("\"recordID\""), let id = cursor.integer(), !(id.negative && id.magnitude == 0),
               id.magnitude <= (id.negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)),
               key("\"status\""), let status = code(ChangeStatus.names),
-              key("\"message\""), case .value(.ansiString(let message))? = entry(&cursor, .ansiString),
+              key("\"message\""), case .value(let parsedMessage)? = entry(&cursor, .ansiString),
+              case .ansiString(let message) = parsedMessage.value,
               key("\"old\"") else { return nil }
         var at = cursor.i
         guard let old = read(buf, &at) else { return nil }
@@ -117,7 +168,37 @@ struct RowReader {
     /// with NULL through optional promotion).
     enum Entry {
         case null
-        case value(Value)
+        case value(Parsed)
+    }
+
+    /// A value as parsed, before it is made a `Value` (`value`) or written as bytes (`write`):
+    /// text and blobs as the bytes they are read from, no array made for the bytes path.
+    enum Parsed {
+        /// Any value of a fixed size but a decimal.
+        case scalar(Value)
+        /// A decimal (unboxed: the `Value` case is indirect).
+        case decimal(Decimal96)
+        /// 8-bit text in UTF-8: the bytes as they are.
+        case text(UnsafeBufferPointer<UInt8>)
+        /// 8-bit text in another code page, encoded.
+        case encoded(ByteString)
+        /// A wide string's text, in UTF-8 (valid: the cursor checked it).
+        case wideText(UnsafeBufferPointer<UInt8>)
+        case blob([UInt8])
+        case guid(UnsafeBufferPointer<UInt8>)
+
+        /// The value.
+        var value: Value {
+            switch self {
+            case .scalar(let value): return value
+            case .decimal(let x): return .decimal(x)
+            case .text(let text): return .ansiString(ByteString(Array(text)))
+            case .encoded(let text): return .ansiString(text)
+            case .wideText(let text): return .wideString(ByteString(RowReader.utf16LE(text)))
+            case .blob(let bytes): return .blob(ByteString(bytes))
+            case .guid(let text): return .guid(ByteString(Array(text)))
+            }
+        }
     }
 
     /// The entry at the cursor; nil when it is not in its plain form.
@@ -127,28 +208,28 @@ struct RowReader {
         if cursor.buf[cursor.i] == UInt8(ascii: "n") {
             return cursor.literal("null") ? .null : nil
         }
-        guard let storage, let value = value(&cursor, storage) else { return nil }
+        guard let storage, let value = parse(&cursor, storage) else { return nil }
         return .value(value)
     }
 
     /// A non-NULL value in its plain form, or nil.
     @inline(__always)
-    private func value(_ cursor: inout JSONCursor, _ storage: ValueStorage) -> Value? {
+    private func parse(_ cursor: inout JSONCursor, _ storage: ValueStorage) -> Parsed? {
         let byte = cursor.buf[cursor.i]
         switch storage {
         case .ansiString:
             guard let text = cursor.plainString() else { return nil }
-            if isUTF8 { return .ansiString(ByteString(Array(text))) }
-            return codePage.encode(String(decoding: text, as: UTF8.self)).map { .ansiString($0) }
+            if isUTF8 { return .text(text) }
+            return codePage.encode(String(decoding: text, as: UTF8.self)).map { .encoded($0) }
         case .wideString:
             guard let text = cursor.plainString() else { return nil }
-            return .wideString(ByteString(Self.utf16LE(text)))
+            return .wideText(text)
         case .blob:
             guard let text = cursor.plainString(), let bytes = Base64.decode(utf8: text) else { return nil }
-            return .blob(ByteString(bytes))
+            return .blob(bytes)
         case .guid:
             guard let text = cursor.plainString(), text.count == 36 else { return nil }
-            return .guid(ByteString(Array(text)))
+            return .guid(text)
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32:
             guard let (negative, magnitude) = cursor.integer() else { return nil }
             let value: Int64
@@ -160,36 +241,44 @@ struct RowReader {
                 value = Int64(magnitude)
             }
             let result = Value.integer(value)
-            return result.fits(storage) ? result : nil
+            return result.fits(storage) ? .scalar(result) : nil
         case .uint64:
             guard let (negative, magnitude) = cursor.integer(), !negative else { return nil }
-            return .largeUInt(magnitude)
+            return .scalar(.largeUInt(magnitude))
         case .boolean:
-            if byte == UInt8(ascii: "t") { return cursor.literal("true") ? .boolean(1) : nil }
-            if byte == UInt8(ascii: "f") { return cursor.literal("false") ? .boolean(0) : nil }
+            if byte == UInt8(ascii: "t") { return cursor.literal("true") ? .scalar(.boolean(1)) : nil }
+            if byte == UInt8(ascii: "f") { return cursor.literal("false") ? .scalar(.boolean(0)) : nil }
             return nil
         case .currency:
             guard let text = cursor.plainString(), let value = Currency(utf8: text) else { return nil }
-            return .currency(value)
+            return .scalar(.currency(value))
         case .decimal:
             guard let text = cursor.plainString(), let value = Decimal96(utf8: text) else { return nil }
             return .decimal(value)
         case .float64:
             // Not finite: out of range, which `ValueReader` refuses with its message.
             guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite else { return nil }
-            return .float(value)
+            return .scalar(.float(value))
         case .float32:
             guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtof, { Float($0) }), value.isFinite else { return nil }
-            return .singleFloat(value)
+            return .scalar(.singleFloat(value))
         case .dateTime:
             guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return nil }
-            return .dateTime(value)
+            return .scalar(.dateTime(value))
         }
     }
 
     /// UTF-16LE of valid UTF-8 (what `WideText.encode` gives for the same text).
     static func utf16LE(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: text.count * 2) { out, initialized in
+            initialized = text.isEmpty ? 0 : utf16LE(text, to: out.baseAddress!)
+        }
+    }
+
+    /// Writes the UTF-16LE of valid UTF-8 `text` at `out`, which has room for twice its bytes;
+    /// returns how many bytes it wrote.
+    static func utf16LE(_ text: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        do {
             var o = 0
             var k = 0
             let n = text.count
@@ -213,7 +302,7 @@ struct RowReader {
                     put(0xD800 | v >> 10); put(0xDC00 | v & 0x3FF); k += 4
                 }
             }
-            initialized = o
+            return o
         }
     }
 }

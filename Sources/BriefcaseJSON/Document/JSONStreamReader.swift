@@ -167,7 +167,7 @@ public struct JSONStreamReader {
         let start = i
         let path = "$.elements[\(index)]"
         var members: [(key: String, value: JSONValue)] = []
-        var rows: [Row]?
+        var rows: Rows?
         var changes: [DeltaChange]?
         func first(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let streamed = try forEachMember(depth: 3) { (this, key) throws(BriefcaseError) -> Bool in
@@ -195,7 +195,7 @@ public struct JSONStreamReader {
             var head = JSONObject(members.filter { $0.key != "rows" })
             head.append(key: "rows", value: .array([]))
             var table = try reader.table(ObjectNode(object: head, path: path))
-            table.rows = Rows(rows)
+            table.rows = rows
             return .table(table)
         }
         if let changes {
@@ -220,14 +220,14 @@ public struct JSONStreamReader {
     }
 
     /// A table's `rows` at `i`, or nil when it is not an array or its structure is off.
-    private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> [Row]? {
-        var rows: [Row] = []
+    /// Rows in their plain form go straight into Bin2 row bytes (`StoredRowsBuilder`: the rows
+    /// a decoded table keeps), which the Bin2 writer copies; no `Value` is made of them.
+    private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> Rows? {
         let row = RowReader(types: types, codePage: reader.codePage)
+        var rows = StoredRowsBuilder(storages: row.storages)
         let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
             let start = this.i
-            if let values = row.read(this.buf, &this.i) {
-                rows.append(values)
-            } else {
+            if !row.read(this.buf, &this.i, into: &rows) {
                 // Not the plain form: the decoder's own reading of this row (or its message).
                 this.i = start
                 let (value, next) = try this.parseValue(depth: 4)
@@ -235,7 +235,7 @@ public struct JSONStreamReader {
                 this.i = next
             }
         }
-        return streamed ? rows : nil
+        return streamed ? rows.rows() : nil
     }
 
     /// A delta's `changes` at `i`: each in its plain form straight from the bytes (`RowReader`),
