@@ -131,7 +131,7 @@ private struct CountingVisitor: RowVisitor {
     static func text(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     @Test func valuesWrittenOneByOneAreTheFilesRows() {
-        var builder = StoredRowsBuilder(storages: RowsTests.storages)
+        let builder = StoredRowsBuilder(storages: RowsTests.storages)
         builder.beginRow()
         builder.integer(1, .int32)
         #expect(Self.text("ab").withUnsafeBufferPointer { builder.lengthPrefixed($0) })
@@ -159,7 +159,7 @@ private struct CountingVisitor: RowVisitor {
     }
 
     @Test func rowsOfValuesAreWrittenAsTheBin2WriterWritesThem() {
-        var builder = StoredRowsBuilder(storages: RowsTests.storages)
+        let builder = StoredRowsBuilder(storages: RowsTests.storages)
         for row in RowsTests.expected { builder.append(row) }
         #expect(builder.rows().withStoredBytes(storages: RowsTests.storages) { Array($0) } == Self.fileRows)
     }
@@ -167,7 +167,7 @@ private struct CountingVisitor: RowVisitor {
     @Test func aRowThatCannotBeBytesKeepsEveryRowAsValues() {
         // 300 does not fit datByte (8 bits): kept as given, never cut to a byte.
         let storages: [ValueStorage?] = [.uint8, .ansiString]
-        var builder = StoredRowsBuilder(storages: storages)
+        let builder = StoredRowsBuilder(storages: storages)
         builder.append([.integer(7), .ansiString("a")])
         builder.append([.integer(300), nil])
         builder.beginRow()

@@ -46,78 +46,40 @@ struct RowReader {
     }
 
     func read(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Row? {
-        var cursor = JSONCursor(buf, at: position)
-        guard cursor.take(.openBracket) else { return nil }
-        cursor.skipWhitespace()
-        if storages.isEmpty {
-            guard cursor.take(.closeBracket) else { return nil }
-            position = cursor.i
-            return []
-        }
-        var row: Row = []
-        row.reserveCapacity(storages.count)
-        let last = storages.count - 1
-        for c in 0...last {
-            cursor.skipWhitespace()
-            switch entry(&cursor, storages[c]) {
-            case .null?: row.append(nil)
-            case .value(let parsed)?: row.append(parsed.value)
-            case nil: return nil
-            }
-            cursor.skipWhitespace()
-            guard cursor.take(c == last ? .closeBracket : .comma) else { return nil }
-        }
-        position = cursor.i
-        return row
+        var values = RowValues(capacity: storages.count)
+        guard read(buf, &position, into: &values) else { return nil }
+        return values.row
     }
 
     /// Reads one row in its plain form into `rows` as the bytes a Bin2 table stores it in (no
     /// `Value` made of it); false, nothing kept, when it is not in that form.
-    func read(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int, into rows: inout StoredRowsBuilder) -> Bool {
+    func read(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int, into rows: StoredRowsBuilder) -> Bool {
+        var output = rows
+        rows.beginRow()
+        guard read(buf, &position, into: &output) else { rows.cancelRow(); return false }
+        rows.endRow()
+        return true
+    }
+
+    /// The row's entries into `output`; false when the row is not in its plain form (`output`
+    /// then holds part of it).
+    @inline(__always)
+    private func read<Output: ParsedValues>(_ buf: UnsafeBufferPointer<UInt8>, _ position: inout Int, into output: inout Output) -> Bool {
         var cursor = JSONCursor(buf, at: position)
         guard cursor.take(.openBracket) else { return false }
         cursor.skipWhitespace()
-        rows.beginRow()
         if storages.isEmpty {
-            guard cursor.take(.closeBracket) else { rows.cancelRow(); return false }
+            guard cursor.take(.closeBracket) else { return false }
         } else {
             let last = storages.count - 1
             for c in 0...last {
                 cursor.skipWhitespace()
-                guard let entry = entry(&cursor, storages[c]), write(entry, c, into: &rows) else { rows.cancelRow(); return false }
+                guard entry(&cursor, c, storages[c], into: &output) else { return false }
                 cursor.skipWhitespace()
-                guard cursor.take(c == last ? .closeBracket : .comma) else { rows.cancelRow(); return false }
+                guard cursor.take(c == last ? .closeBracket : .comma) else { return false }
             }
         }
-        rows.endRow()
         position = cursor.i
-        return true
-    }
-
-    /// Writes entry `entry` of column `c` into `rows`; false when it cannot be kept as bytes.
-    @inline(__always)
-    private func write(_ entry: Entry, _ c: Int, into rows: inout StoredRowsBuilder) -> Bool {
-        guard case .value(let parsed) = entry else { rows.null(c); return true }
-        switch parsed {
-        case .scalar(let value):
-            switch value {
-            case .integer(let x): rows.integer(x, storages[c]!)
-            case .largeUInt(let x): rows.scalar(x)
-            case .boolean(let x): rows.scalar(x)
-            case .currency(let x): rows.scalar(x.scaled)
-            case .float(let x): rows.scalar(x.bitPattern)
-            case .singleFloat(let x): rows.scalar(x.bitPattern)
-            case .dateTime(let x): rows.scalar(x.value.bitPattern)
-            default: return false  // (not made by `parse`)
-            }
-        case .decimal(let x):
-            rows.scalar(x.low); rows.scalar(x.mid); rows.scalar(x.high); rows.scalar(x.flags)
-        case .text(let text): return rows.lengthPrefixed(text)
-        case .encoded(let text): return text.withUnsafeBufferPointer { rows.lengthPrefixed($0) }
-        case .wideText(let text): return rows.lengthPrefixed(maximum: text.count &* 2) { Self.utf16LE(text, to: $0) }
-        case .blob(let bytes): return bytes.withUnsafeBufferPointer { rows.lengthPrefixed($0) }
-        case .guid(let text): rows.raw(text)
-        }
         return true
     }
 
@@ -146,8 +108,7 @@ struct RowReader {
               key("\"recordID\""), let id = cursor.integer(), !(id.negative && id.magnitude == 0),
               id.magnitude <= (id.negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)),
               key("\"status\""), let status = code(ChangeStatus.names),
-              key("\"message\""), case .value(let parsedMessage)? = entry(&cursor, .ansiString),
-              case .ansiString(let message) = parsedMessage.value,
+              key("\"message\""), case .ansiString(let message)? = messageText(&cursor),
               key("\"old\"") else { return nil }
         var at = cursor.i
         guard let old = read(buf, &at) else { return nil }
@@ -164,107 +125,95 @@ struct RowReader {
                            message: message, oldValues: old, newValues: new)
     }
 
-    /// One entry of a row (a distinct type, so that "not in the plain form" cannot be confused
-    /// with NULL through optional promotion).
-    enum Entry {
-        case null
-        case value(Parsed)
+    /// A change's message, in the plain form of an 8-bit text (not NULL).
+    private func messageText(_ cursor: inout JSONCursor) -> Value? {
+        var value = RowValues(capacity: 1)
+        guard cursor.i < cursor.end, cursor.buf[cursor.i] != UInt8(ascii: "n"),
+              entry(&cursor, 0, .ansiString, into: &value) else { return nil }
+        return value.row[0] ?? nil
     }
 
-    /// A value as parsed, before it is made a `Value` (`value`) or written as bytes (`write`):
-    /// text and blobs as the bytes they are read from, no array made for the bytes path.
-    enum Parsed {
-        /// Any value of a fixed size but a decimal.
-        case scalar(Value)
-        /// A decimal (unboxed: the `Value` case is indirect).
-        case decimal(Decimal96)
-        /// 8-bit text in UTF-8: the bytes as they are.
-        case text(UnsafeBufferPointer<UInt8>)
-        /// 8-bit text in another code page, encoded.
-        case encoded(ByteString)
-        /// A wide string's text, in UTF-8 (valid: the cursor checked it).
-        case wideText(UnsafeBufferPointer<UInt8>)
-        case blob([UInt8])
-        case guid(UnsafeBufferPointer<UInt8>)
-
-        /// The value.
-        var value: Value {
-            switch self {
-            case .scalar(let value): return value
-            case .decimal(let x): return .decimal(x)
-            case .text(let text): return .ansiString(ByteString(Array(text)))
-            case .encoded(let text): return .ansiString(text)
-            case .wideText(let text): return .wideString(ByteString(RowReader.utf16LE(text)))
-            case .blob(let bytes): return .blob(ByteString(bytes))
-            case .guid(let text): return .guid(ByteString(Array(text)))
-            }
-        }
-    }
-
-    /// The entry at the cursor; nil when it is not in its plain form.
+    /// The entry of column `column` at the cursor into `output`; false when it is not in its
+    /// plain form.
     @inline(__always)
-    private func entry(_ cursor: inout JSONCursor, _ storage: ValueStorage?) -> Entry? {
-        guard cursor.i < cursor.end else { return nil }
+    private func entry<Output: ParsedValues>(_ cursor: inout JSONCursor, _ column: Int, _ storage: ValueStorage?,
+                                              into output: inout Output) -> Bool {
+        guard cursor.i < cursor.end else { return false }
         if cursor.buf[cursor.i] == UInt8(ascii: "n") {
-            return cursor.literal("null") ? .null : nil
+            guard cursor.literal("null") else { return false }
+            output.null(column)
+            return true
         }
-        guard let storage, let value = parse(&cursor, storage) else { return nil }
-        return .value(value)
+        guard let storage else { return false }
+        return parse(&cursor, column, storage, into: &output)
     }
 
-    /// A non-NULL value in its plain form, or nil.
+    /// A non-NULL value in its plain form, into `output`; false when it is not in that form.
     @inline(__always)
-    private func parse(_ cursor: inout JSONCursor, _ storage: ValueStorage) -> Parsed? {
+    private func parse<Output: ParsedValues>(_ cursor: inout JSONCursor, _ c: Int, _ storage: ValueStorage,
+                                             into output: inout Output) -> Bool {
         let byte = cursor.buf[cursor.i]
         switch storage {
         case .ansiString:
-            guard let text = cursor.plainString() else { return nil }
-            if isUTF8 { return .text(text) }
-            return codePage.encode(String(decoding: text, as: UTF8.self)).map { .encoded($0) }
+            guard let text = cursor.plainString() else { return false }
+            if isUTF8 { return output.text(text, c) }
+            guard let encoded = codePage.encode(String(decoding: text, as: UTF8.self)) else { return false }
+            return output.encodedText(encoded, c)
         case .wideString:
-            guard let text = cursor.plainString() else { return nil }
-            return .wideText(text)
+            guard let text = cursor.plainString() else { return false }
+            return output.wideText(text, c)
         case .blob:
-            guard let text = cursor.plainString(), let bytes = Base64.decode(utf8: text) else { return nil }
-            return .blob(bytes)
+            guard let text = cursor.plainString(), let bytes = Base64.decode(utf8: text) else { return false }
+            return output.blob(bytes, c)
         case .guid:
-            guard let text = cursor.plainString(), text.count == 36 else { return nil }
-            return .guid(text)
+            guard let text = cursor.plainString(), text.count == 36 else { return false }
+            output.guid(text, c)
+            return true
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32:
-            guard let (negative, magnitude) = cursor.integer() else { return nil }
+            guard let (negative, magnitude) = cursor.integer() else { return false }
             let value: Int64
             if negative {
-                guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+                guard magnitude <= UInt64(Int64.max) + 1 else { return false }
                 value = magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
             } else {
-                guard magnitude <= UInt64(Int64.max) else { return nil }
+                guard magnitude <= UInt64(Int64.max) else { return false }
                 value = Int64(magnitude)
             }
-            let result = Value.integer(value)
-            return result.fits(storage) ? .scalar(result) : nil
+            guard Value.integer(value).fits(storage) else { return false }
+            output.integer(value, storage, c)
+            return true
         case .uint64:
-            guard let (negative, magnitude) = cursor.integer(), !negative else { return nil }
-            return .scalar(.largeUInt(magnitude))
+            guard let (negative, magnitude) = cursor.integer(), !negative else { return false }
+            output.scalar(.largeUInt(magnitude), c)
+            return true
         case .boolean:
-            if byte == UInt8(ascii: "t") { return cursor.literal("true") ? .scalar(.boolean(1)) : nil }
-            if byte == UInt8(ascii: "f") { return cursor.literal("false") ? .scalar(.boolean(0)) : nil }
-            return nil
+            let value: UInt8
+            if byte == UInt8(ascii: "t") { guard cursor.literal("true") else { return false }; value = 1 }
+            else if byte == UInt8(ascii: "f") { guard cursor.literal("false") else { return false }; value = 0 }
+            else { return false }
+            output.scalar(.boolean(value), c)
+            return true
         case .currency:
-            guard let text = cursor.plainString(), let value = Currency(utf8: text) else { return nil }
-            return .scalar(.currency(value))
+            guard let text = cursor.plainString(), let value = Currency(utf8: text) else { return false }
+            output.scalar(.currency(value), c)
+            return true
         case .decimal:
-            guard let text = cursor.plainString(), let value = Decimal96(utf8: text) else { return nil }
-            return .decimal(value)
+            guard let text = cursor.plainString(), let value = Decimal96(utf8: text) else { return false }
+            output.decimal(value, c)
+            return true
         case .float64:
             // Not finite: out of range, which `ValueReader` refuses with its message.
-            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite else { return nil }
-            return .scalar(.float(value))
+            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite else { return false }
+            output.scalar(.float(value), c)
+            return true
         case .float32:
-            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtof, { Float($0) }), value.isFinite else { return nil }
-            return .scalar(.singleFloat(value))
+            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtof, { Float($0) }), value.isFinite else { return false }
+            output.scalar(.singleFloat(value), c)
+            return true
         case .dateTime:
-            guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return nil }
-            return .scalar(.dateTime(value))
+            guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return false }
+            output.scalar(.dateTime(value), c)
+            return true
         }
     }
 
@@ -307,3 +256,69 @@ struct RowReader {
     }
 }
 
+
+/// Where the row reader puts each value it parsed: a `Value` in a row (`RowValues`), or the
+/// bytes of a Bin2 row (`StoredRowsBuilder`). One parser, two outputs; the `Bool`s say whether
+/// the value could be kept so (a string of 2 GiB or more cannot be bytes).
+protocol ParsedValues {
+    mutating func null(_ column: Int)
+    /// Any value of a fixed size but integers of a column's width and decimals.
+    mutating func scalar(_ value: Value, _ column: Int)
+    /// An integer that fits `storage`.
+    mutating func integer(_ value: Int64, _ storage: ValueStorage, _ column: Int)
+    mutating func decimal(_ value: Decimal96, _ column: Int)
+    /// 8-bit text in UTF-8: the bytes as they are.
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool
+    /// 8-bit text encoded in another code page.
+    mutating func encodedText(_ bytes: ByteString, _ column: Int) -> Bool
+    /// A wide string, as its (valid) UTF-8 text.
+    mutating func wideText(_ utf8: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool
+    mutating func blob(_ bytes: [UInt8], _ column: Int) -> Bool
+    /// A GUID's 36 bytes.
+    mutating func guid(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int)
+}
+
+/// The values of a row.
+struct RowValues: ParsedValues {
+    var row: Row = []
+    init(capacity: Int) { row.reserveCapacity(capacity) }
+    mutating func null(_ column: Int) { row.append(nil) }
+    mutating func scalar(_ value: Value, _ column: Int) { row.append(value) }
+    mutating func integer(_ value: Int64, _ storage: ValueStorage, _ column: Int) { row.append(.integer(value)) }
+    mutating func decimal(_ value: Decimal96, _ column: Int) { row.append(.decimal(value)) }
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool { row.append(.ansiString(ByteString(Array(bytes)))); return true }
+    mutating func encodedText(_ bytes: ByteString, _ column: Int) -> Bool { row.append(.ansiString(bytes)); return true }
+    mutating func wideText(_ utf8: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool {
+        row.append(.wideString(ByteString(RowReader.utf16LE(utf8))))
+        return true
+    }
+    mutating func blob(_ bytes: [UInt8], _ column: Int) -> Bool { row.append(.blob(ByteString(bytes))); return true }
+    mutating func guid(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) { row.append(.guid(ByteString(Array(bytes)))) }
+}
+
+/// The bytes of a Bin2 row (begun and ended by the reader).
+extension StoredRowsBuilder: ParsedValues {
+    func scalar(_ value: Value, _ column: Int) {
+        switch value {
+        case .largeUInt(let x): scalar(x)
+        case .boolean(let x): scalar(x)
+        case .currency(let x): scalar(x.scaled)
+        case .float(let x): scalar(x.bitPattern)
+        case .singleFloat(let x): scalar(x.bitPattern)
+        case .dateTime(let x): scalar(x.value.bitPattern)
+        case .integer(let x): scalar(x)
+        default: preconditionFailure("RowReader: \(value) is not a scalar")
+        }
+    }
+    func integer(_ value: Int64, _ storage: ValueStorage, _ column: Int) { integer(value, storage) }
+    func decimal(_ value: Decimal96, _ column: Int) {
+        scalar(value.low); scalar(value.mid); scalar(value.high); scalar(value.flags)
+    }
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool { lengthPrefixed(bytes) }
+    func encodedText(_ bytes: ByteString, _ column: Int) -> Bool { bytes.withUnsafeBufferPointer { lengthPrefixed($0) } }
+    func wideText(_ utf8: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool {
+        lengthPrefixed(maximum: utf8.count &* 2) { RowReader.utf16LE(utf8, to: $0) }
+    }
+    func blob(_ bytes: [UInt8], _ column: Int) -> Bool { bytes.withUnsafeBufferPointer { lengthPrefixed($0) } }
+    func guid(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) { raw(bytes) }
+}

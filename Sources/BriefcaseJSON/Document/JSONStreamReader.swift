@@ -224,10 +224,10 @@ public struct JSONStreamReader {
     /// a decoded table keeps), which the Bin2 writer copies; no `Value` is made of them.
     private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> Rows? {
         let row = RowReader(types: types, codePage: reader.codePage)
-        var rows = StoredRowsBuilder(storages: row.storages)
+        let rows = StoredRowsBuilder(storages: row.storages)
         let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
             let start = this.i
-            if !row.read(this.buf, &this.i, into: &rows) {
+            if !row.read(this.buf, &this.i, into: rows) {
                 // Not the plain form: the decoder's own reading of this row (or its message).
                 this.i = start
                 let (value, next) = try this.parseValue(depth: 4)
