@@ -86,7 +86,7 @@ public struct RecordTable: Sendable {
     // MARK: pending changes
 
     /// The pending changes: those the briefcase held, with the edits recorded.
-    public var pendingChanges: [DeltaChange] { tracker.delta.changes }
+    public var pendingChanges: [DeltaChange] { tracker.delta.changes.array }
     /// The delta the table will be stored with (nil: none).
     public var pendingDelta: Delta? { tracker.pendingDelta }
     /// Whether an edit changed the pending changes.

@@ -179,3 +179,53 @@ private struct CountingVisitor: RowVisitor {
         #expect(rows == [[.integer(7), .ansiString("a")], [.integer(300), nil], [.integer(8), nil]])
     }
 }
+
+/// A delta's changes (`Changes`) are views into their bytes like rows: the annotated example of
+/// bin2-format.md §2 (`HandBuiltStreamTests.customersExample`), its one change at @60 ..< @105.
+@Suite struct StoredChangesTests {
+    static func delta(_ bytes: [UInt8]) throws -> (Delta, [DecodingWarning]) {
+        let (stream, warnings) = try decodeBin2(bytes)
+        guard case .delta(let delta) = stream.elements.first else { throw BriefcaseError(.invalidData, "no delta") }
+        return (delta, warnings)
+    }
+
+    static let storages: [ValueStorage?] = [.int32, .ansiString, .wideString]
+    static let change = DeltaChange(type: .update, recordID: 7, status: .pending, message: .empty,
+                                    oldValues: [.integer(5), .ansiString("ab"), nil],
+                                    newValues: [.integer(5), .ansiString("xyz"), .wideString(ByteString([0x57, 0x00]))])
+
+    @Test func aDecodedDeltaKeepsItsChangesAsTheirBytes() throws {
+        let bytes = HandBuiltStreamTests.customersExample
+        let (delta, warnings) = try Self.delta(bytes)
+        #expect(warnings.isEmpty)
+        #expect(delta.changes.withStoredBytes(storages: Self.storages) { Array($0) } == Array(bytes[60 ..< 105]))
+        #expect(delta.changes.count == 1)
+        #expect(delta.changes[0] == Self.change)
+        #expect(delta.changes == [Self.change])
+        #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.delta(delta)])) == bytes)
+    }
+
+    @Test func aChangeMadeTurnsTheChangesIntoValues() throws {
+        var (delta, _) = try Self.delta(HandBuiltStreamTests.customersExample)
+        delta.changes[0].recordID = 8
+        #expect(delta.changes.withStoredBytes(storages: Self.storages) { $0.count } == nil)
+        var expected = Self.change
+        expected.recordID = 8
+        #expect(delta.changes == [expected])
+        var written = HandBuiltStreamTests.customersExample
+        written[64] = 8  // the record id, @64
+        #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.delta(delta)])) == written)
+    }
+
+    @Test func aChangeTheCheckingReaderReadsIsWarnedOnceAndWrittenNormalised() throws {
+        var bytes = HandBuiltStreamTests.customersExample
+        #expect(bytes[76] == 0x03)
+        bytes[76] = 0x0B  // the old-value mask, with padding bit 3 set
+        let (delta, warnings) = try Self.delta(bytes)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.offset == 76)
+        #expect(delta.changes == [Self.change])
+        #expect(delta.changes.withStoredBytes(storages: Self.storages) { $0.count } == nil)
+        #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.delta(delta)])) == HandBuiltStreamTests.customersExample)
+    }
+}

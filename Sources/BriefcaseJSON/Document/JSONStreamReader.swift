@@ -205,7 +205,7 @@ public struct JSONStreamReader {
             if delta.layout == .countOnly, !changes.isEmpty {
                 throw BriefcaseError(.invalidData, "\(path).changes: a countOnly delta has no changes")
             }
-            delta.changes = changes
+            delta.changes = Changes(changes)
             return .delta(ValueReader.normalizedLayout(delta))
         }
         return try reader.element(Node(.object(JSONObject(members)), path))

@@ -1,16 +1,48 @@
 extension Bin2Decoder {
-    /// Decodes a delta element body.
+    /// Decodes a delta element body. Its changes are kept as views into the bytes (`Changes`,
+    /// like a table's rows): each is read through now, checked as when values are made of it,
+    /// and where it starts is kept.
     mutating func decodeDelta(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> Delta {
         let head = try decodeDeltaHead(&reader, name: name)
         var delta = head.delta
         let changeCount = head.changeCount
-        var changes: [DeltaChange] = []
-        changes.reserveCapacity(changeCount)
-        let storages = delta.loggedFields.map(\.type.storage)
-        try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, _) throws(BriefcaseError) in
-            changes.append(try decoder.decodeChange(&reader, loggedFields: delta.loggedFields, storages: storages, element: name))
+        let fields = delta.loggedFields, storages = fields.map(\.type.storage)
+        guard reader.endIndex - reader.readerIndex <= Int(UInt32.max) else {
+            var changes: [DeltaChange] = []
+            try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, _) throws(BriefcaseError) in
+                changes.append(try decoder.decodeChange(&reader, loggedFields: fields, storages: storages, element: name))
+            }
+            delta.changes = Changes(changes)
+            return delta
         }
-        delta.changes = changes
+        let first = reader.readerIndex - reader.base
+        var starts: [UInt32] = []
+        starts.reserveCapacity(changeCount)
+        // A change the checking reader read (set padding bits: a warning) is kept with its values.
+        var checked: [Int: DeltaChange] = [:]
+        let bytes = bytes
+        try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, index) throws(BriefcaseError) in
+            starts.append(UInt32(truncatingIfNeeded: reader.readerIndex - reader.base - first))
+            let change = try decoder.decodeChangeHead(&reader)
+            var values = CheckedValues()
+            let oldStart = reader.readerIndex - reader.base
+            try decoder.readChangeValues(&reader, fields, storages: storages, mask: "old-value mask", element: name, into: &values)
+            let old = values.take()
+            let newStart = reader.readerIndex - reader.base
+            try decoder.readChangeValues(&reader, fields, storages: storages, mask: "new-value mask", element: name, into: &values)
+            let new = values.take()
+            if old != nil || new != nil {
+                checked[index] = DeltaChange(type: change.type, recordID: change.recordID, status: change.status, message: change.message,
+                                             oldValues: old ?? StoredSpans.changeValues(bytes, at: oldStart, storages: storages),
+                                             newValues: new ?? StoredSpans.changeValues(bytes, at: newStart, storages: storages))
+            }
+        }
+        let spans = StoredSpans(bytes: bytes, first: first, end: reader.readerIndex - reader.base, starts: starts, storages: storages)
+        if checked.isEmpty {
+            delta.changes = Changes(stored: spans)
+        } else {
+            delta.changes = Changes((0 ..< spans.count).map { checked[$0] ?? spans.change($0) })
+        }
         return delta
     }
 
@@ -83,5 +115,64 @@ extension Bin2Decoder {
         let status = ChangeStatus(rawValue: try reader.readInt32("change status"))
         let message = try reader.readLengthPrefixed("change message")
         return (type, recordID, status, message)
+    }
+}
+
+/// Reads a change's values through, keeping nothing of those read cleanly; those the checking
+/// reader read (which warned) are kept.
+private struct CheckedValues: RowVisitor {
+    private var checked: [Value?]?
+    func beginRow(at position: Int, fieldCount: Int) {}
+    func null(_ row: inout Void) {}
+    func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {}
+    func scalar(_ value: Value, _ row: inout Void) {}
+    func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) {}
+    func endRow(_ row: consuming Void) {}
+    mutating func checkedRow(_ values: [Value?], at position: Int) { checked = values }
+    /// The values the checking reader read since the last call, if it did.
+    mutating func take() -> [Value?]? {
+        defer { checked = nil }
+        return checked
+    }
+}
+
+extension Changes {
+    /// Changes kept as the bytes of `stored`.
+    init(stored: StoredSpans) { self.init(stored: stored, decode: { $0.change($1) }) }
+}
+
+extension StoredSpans {
+    /// Change `i`, decoded: its head, then its old and new values (it read cleanly when decoded).
+    func change(_ i: Int) -> DeltaChange {
+        var p = start(i)
+        func int32() -> Int32 {
+            defer { p += 4 }
+            return bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: Int32.self)) }
+        }
+        let type = int32(), recordID = int32(), status = int32(), length = Int(int32())
+        let message = ByteString(bytes, range: p ..< p + length)
+        p += length
+        let old = Self.changeValues(bytes, at: p, storages: storages, movingTo: &p)
+        let new = Self.changeValues(bytes, at: p, storages: storages, movingTo: &p)
+        return DeltaChange(type: ChangeType(rawValue: type), recordID: recordID, status: ChangeStatus(rawValue: status), message: message,
+                           oldValues: old, newValues: new)
+    }
+
+    /// The values of a change at index `position` of `bytes` (a mask whose set bits are values,
+    /// then those values), which read cleanly.
+    static func changeValues(_ bytes: [UInt8], at position: Int, storages: [ValueStorage?]) -> [Value?] {
+        var end = position
+        return changeValues(bytes, at: position, storages: storages, movingTo: &end)
+    }
+
+    private static func changeValues(_ bytes: [UInt8], at position: Int, storages: [ValueStorage?], movingTo end: inout Int) -> [Value?] {
+        var collector = RecordCollector()
+        var p = position
+        let read = bytes.withUnsafeBufferPointer { buffer in
+            Bin2Decoder.fastRow(buffer, bytes, position: &p, end: buffer.count, storages: storages, setBitIsValue: true, into: &collector)
+        }
+        precondition(read, "Changes: a stored change no longer reads")
+        end = p
+        return collector.record
     }
 }

@@ -107,6 +107,7 @@ public enum Bin2Encoder {
         case .delta(let delta):
             size += 13 + delta.loggedFields.reduce(0) { $0 + 5 + $1.name.count } + delta.keyFields.reduce(0) { $0 + 4 + $1.count }
             let maskSize = (delta.loggedFields.count + 7) / 8
+            if let stored = delta.changes.withStoredBytes(storages: delta.loggedFields.map(\.type.storage), { $0.count }) { return size + stored }
             for change in delta.changes {
                 size += 16 + change.message.count + 2 * maskSize
                 size += change.oldValues.reduce(0) { $0 + valueSize($1) } + change.newValues.reduce(0) { $0 + valueSize($1) }
@@ -218,6 +219,8 @@ public enum Bin2Encoder {
         for key in delta.keyFields { try writer.writeLengthPrefixed(key) }
         writer.writeInteger(delta.reducedDeltaFlag)
         writer.writeInt32(changeCount)
+        // Changes kept as the bytes they were decoded from, each read cleanly: the bytes writing them gives.
+        if delta.changes.withStoredBytes(storages: delta.loggedFields.map(\.type.storage), { writer.writeBytes($0) }) != nil { return }
         for (index, change) in delta.changes.enumerated() {
             do throws(BriefcaseError) {
                 writer.writeInt32(change.type.rawValue)

@@ -96,19 +96,26 @@ public struct Delta: Hashable, Sendable {
     /// The reduced-delta byte as stored (.NET briefcases write 1, the JS client 0 or 1).
     public var reducedDeltaFlag: UInt8
     /// The pending changes, in order.
-    public var changes: [DeltaChange]
+    public var changes: Changes
     /// How the element was laid out. `.full` always for non-empty deltas.
     public var layout: DeltaLayout
 
     /// A delta of `name` with these logged fields, key fields and changes.
     public init(name: ByteString, loggedFields: [LoggedField], keyFields: [ByteString] = [], reducedDeltaFlag: UInt8 = 1,
-                changes: [DeltaChange] = [], layout: DeltaLayout = .full) {
+                changes: Changes = [], layout: DeltaLayout = .full) {
         self.name = name
         self.loggedFields = loggedFields
         self.keyFields = keyFields
         self.reducedDeltaFlag = reducedDeltaFlag
         self.changes = changes
         self.layout = layout
+    }
+
+    /// A delta of `name` with these logged fields, key fields and changes.
+    public init(name: ByteString, loggedFields: [LoggedField], keyFields: [ByteString] = [], reducedDeltaFlag: UInt8 = 1,
+                changes: [DeltaChange], layout: DeltaLayout = .full) {
+        self.init(name: name, loggedFields: loggedFields, keyFields: keyFields, reducedDeltaFlag: reducedDeltaFlag,
+                  changes: Changes(changes), layout: layout)
     }
 
     /// True when the reduced-delta byte is set (changes may carry only changed values).

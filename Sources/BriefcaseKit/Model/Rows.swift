@@ -1,5 +1,11 @@
-/// The stored rows of a table: a collection of `Row`s that a decoded table keeps as views into
-/// the bytes it was read from, each row decoded when it is asked for.
+/// A table's rows (`Table.rows`).
+public typealias Rows = StoredElements<Row>
+/// A delta's changes (`Delta.changes`): kept as views into their bytes like rows, each change
+/// (its head, old and new values) decoded when asked.
+public typealias Changes = StoredElements<DeltaChange>
+
+/// Rows or changes: a collection that a decoded table (or delta) keeps as views into the bytes
+/// it was read from, each decoded when it is asked for.
 ///
 /// Why: a decoded model of `Value`s takes more than twice the bytes of the file, and in a fresh
 /// process most of decoding went to faulting in that memory. A table read from a file keeps the
@@ -10,129 +16,134 @@
 ///
 /// Only rows that read cleanly are kept as bytes (`Bin2Decoder.fastRow`): a table with a row the
 /// checking reader had to read (set padding bits) is decoded into values at once, so that its
-/// warnings come once, from the decoder, and every row read later is read as it was then.
-public struct Rows: Sendable {
+/// warnings come once, from the decoder, and every row read later is read as it was then. So
+/// for changes (`Changes`), whose head and values are read the same way.
+public struct StoredElements<Element: Hashable & Sendable>: Sendable {
     @usableFromInline
     enum Storage: Sendable {
-        case values([Row])
-        case stored(StoredRowBytes)
+        case values([Element])
+        /// The spans, and how element i of them is decoded.
+        case stored(StoredSpans, decode: @Sendable (StoredSpans, Int) -> Element)
     }
     @usableFromInline var storage: Storage
 
-    /// No rows.
+    /// None.
     public init() { storage = .values([]) }
-    /// These rows.
-    public init(_ rows: [Row]) { storage = .values(rows) }
-    init(stored: StoredRowBytes) { storage = .stored(stored) }
+    /// These.
+    public init(_ elements: [Element]) { storage = .values(elements) }
+    init(stored: StoredSpans, decode: @escaping @Sendable (StoredSpans, Int) -> Element) { storage = .stored(stored, decode: decode) }
 
-    /// The rows as an array of their own (each stored row decoded).
-    public var array: [Row] {
+    /// As an array of their own (each stored one decoded).
+    public var array: [Element] {
         switch storage {
-        case .values(let rows): return rows
-        case .stored(let stored): return (0 ..< stored.count).map { stored.row($0) }
+        case .values(let elements): return elements
+        case .stored(let stored, let decode): return (0 ..< stored.count).map { decode(stored, $0) }
         }
     }
 
-    /// Turns stored rows into an array, for a change.
+    /// Turns stored elements into an array, for a change.
     @usableFromInline
-    mutating func materialize() -> [Row] {
-        switch storage {
-        case .values(let rows):
-            storage = .values([])  // the caller puts them back: one reference, no copy
-            return rows
-        case .stored(let stored):
-            storage = .values([])
-            return (0 ..< stored.count).map { stored.row($0) }
-        }
+    mutating func materialize() -> [Element] {
+        let elements = array
+        storage = .values([])  // the caller puts them back: one reference, no copy
+        return elements
     }
 }
 
-extension Rows: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
-    /// The position of the first row.
+extension StoredElements: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+    /// The position of the first.
     public var startIndex: Int { 0 }
-    /// The position after the last row.
+    /// The position after the last.
     public var endIndex: Int { count }
-    /// How many rows there are.
+    /// How many there are.
     @inlinable
     public var count: Int {
         switch storage {
-        case .values(let rows): return rows.count
-        case .stored(let stored): return stored.count
+        case .values(let elements): return elements.count
+        case .stored(let stored, _): return stored.count
         }
     }
 
-    /// The row at `position` (a stored row is decoded now; setting one turns the rows into an array).
-    public subscript(position: Int) -> Row {
+    /// The one at `position` (a stored one is decoded now; setting one turns them into an array).
+    public subscript(position: Int) -> Element {
         get {
             switch storage {
-            case .values(let rows): return rows[position]
-            case .stored(let stored):
-                precondition(position >= 0 && position < stored.count, "Rows: index out of range")
-                return stored.row(position)
+            case .values(let elements): return elements[position]
+            case .stored(let stored, let decode):
+                precondition(position >= 0 && position < stored.count, "StoredElements: index out of range")
+                return decode(stored, position)
             }
         }
         _modify {
-            var rows = materialize()
-            defer { storage = .values(rows) }
-            yield &rows[position]
+            var elements = materialize()
+            defer { storage = .values(elements) }
+            yield &elements[position]
         }
     }
 
-    /// Replaces the rows in `range` by `newRows` (the rows become an array).
-    public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with newRows: C) where C.Element == Row {
-        var rows = materialize()
-        rows.replaceSubrange(range, with: newRows)
-        storage = .values(rows)
+    /// Replaces those in `range` by `newElements` (they become an array).
+    public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Element {
+        var elements = materialize()
+        elements.replaceSubrange(range, with: newElements)
+        storage = .values(elements)
     }
 
-    /// Room for `capacity` rows (the rows become an array).
+    /// Room for `capacity` (they become an array).
     public mutating func reserveCapacity(_ capacity: Int) {
-        var rows = materialize()
-        rows.reserveCapacity(capacity)
-        storage = .values(rows)
+        var elements = materialize()
+        elements.reserveCapacity(capacity)
+        storage = .values(elements)
     }
 }
 
-extension Rows: ExpressibleByArrayLiteral, Hashable, CustomStringConvertible {
-    /// The rows listed.
-    public init(arrayLiteral rows: Row...) { self.init(rows) }
+extension StoredElements: ExpressibleByArrayLiteral, Hashable, CustomStringConvertible {
+    /// Those listed.
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
 
-    /// Equal when they hold the same rows, however they are kept.
-    public static func == (a: Rows, b: Rows) -> Bool {
+    /// Equal when they hold the same, however they are kept.
+    public static func == (a: Self, b: Self) -> Bool {
         a.count == b.count && a.elementsEqual(b)
     }
 
-    /// Equal when `a` holds the rows of `b`.
-    public static func == (a: Rows, b: [Row]) -> Bool { a.count == b.count && a.elementsEqual(b) }
-    /// Equal when `a` holds the rows of `b`.
-    public static func == (a: [Row], b: Rows) -> Bool { b == a }
+    /// Equal when `a` holds those of `b`.
+    public static func == (a: Self, b: [Element]) -> Bool { a.count == b.count && a.elementsEqual(b) }
+    /// Equal when `a` holds those of `b`.
+    public static func == (a: [Element], b: Self) -> Bool { b == a }
 
-    /// Hashes the rows as `==` compares them.
+    /// Hashes them as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
-        for row in self { hasher.combine(row) }
+        for element in self { hasher.combine(element) }
     }
 
-    /// The rows as an array prints.
+    /// As an array prints.
     public var description: String { array.description }
 }
 
-extension Rows {
-    /// With rows kept as bytes read as `storages` say: calls `body` with those bytes (every row,
-    /// mask and values, as the file stores them); else nil. What the Bin2 writer copies as it is.
+extension StoredElements {
+    /// When kept as bytes read as `storages` say: calls `body` with those bytes (every one, as
+    /// the file stores them: each row's mask and values, each change's head and values); else
+    /// nil. What the Bin2 writer copies as it is.
     public func withStoredBytes<R>(storages: [ValueStorage?], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        guard case .stored(let stored) = storage, stored.storages == storages else { return nil }
+        guard case .stored(let stored, _) = storage, stored.storages == storages else { return nil }
         return try stored.bytes.withUnsafeBufferPointer { buffer in
             try body(UnsafeBufferPointer(rebasing: buffer[stored.first ..< stored.end]))
         }
     }
+}
 
+extension Rows {
+    /// Rows kept as the bytes of `stored`.
+    init(stored: StoredSpans) { self.init(stored: stored, decode: { $0.row($1) }) }
+}
+
+extension Rows {
     /// With rows kept as bytes read as `storages` say: hands the rows in `range` to `visitor`,
     /// value by value from the bytes (no `Value` made of strings and blobs), and returns true;
     /// false, visiting nothing, otherwise. A stored row read cleanly when decoded, so it does again.
     @inlinable
     public func visitStored<Visitor: RowVisitor>(_ range: Range<Int>, storages: [ValueStorage?], into visitor: inout Visitor) -> Bool {
-        guard case .stored(let stored) = storage, stored.storages == storages else { return false }
+        guard case .stored(let stored, _) = storage, stored.storages == storages else { return false }
         precondition(range.lowerBound >= 0 && range.upperBound <= stored.count, "Rows: range out of bounds")
         stored.bytes.withUnsafeBufferPointer { buffer in
             var position = range.isEmpty ? 0 : stored.start(range.lowerBound)
@@ -145,14 +156,14 @@ extension Rows {
     }
 }
 
-/// Rows as they lie in a buffer: where each starts, the type of each value.
+/// Rows or changes as they lie in a buffer: where each starts, the type of each value.
 @usableFromInline
-struct StoredRowBytes: Sendable {
+struct StoredSpans: Sendable {
     /// The buffer.
     @usableFromInline let bytes: [UInt8]
     /// Index in `bytes` of the first row and after the last.
     @usableFromInline let first: Int, end: Int
-    /// Where each row starts, from `first` (32 bits: the rows of one element, whose positions are Int32).
+    /// Where each starts, from `first` (32 bits: those of one element, whose positions are Int32).
     @usableFromInline let starts: [UInt32]
     /// How each field's values are stored.
     @usableFromInline let storages: [ValueStorage?]
