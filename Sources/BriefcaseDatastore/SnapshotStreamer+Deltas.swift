@@ -33,6 +33,8 @@ extension SnapshotStreamer {
     /// Maps `delta` over the current rows of `state`'s table (which it then replaces by the rows
     /// after the changes), following the size of each record it touches (`StreamLimits`).
     func mapDelta(_ delta: Delta, state: TableState, element: Int) throws(BriefcaseError) {
+        var delta = delta
+        delta.changes.decodeStored()  // replayed, then mapped change by change: decoded once
         let columns: [Int?] = delta.loggedFields.map { logged in
             state.table.fields.firstIndex { namesMatch($0.name, logged.name) }
         }

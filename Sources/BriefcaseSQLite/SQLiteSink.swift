@@ -61,8 +61,8 @@ public struct SQLiteSink: BriefcaseSink {
                 try writer!.write(table: table, at: position, delta: nil)
                 if !deltasSeen.contains(key) { writtenAlone[key] = position }
             }
-        case .delta(let delta):
-            try writer!.write(delta: delta, at: position)
+        case .delta(let stored):
+            let delta = try writer!.write(delta: stored, at: position)  // (its changes decoded once, for the replay too)
             guard deltasSeen.insert(key).inserted else { return }
             if let table = writtenAlone.removeValue(forKey: key) {
                 try writer!.attach(delta, toTableAt: table)

@@ -211,10 +211,13 @@ struct SQLiteTableWriter {
     // MARK: deltas
 
     /// A delta element: its exact bytes, logged fields and changes (old and new values as `cat`
-    /// prints a row).
-    mutating func write(delta: Delta, at position: Int) throws(BriefcaseError) {
-        let name = codePage.decodeForDisplay(delta.name)
-        let bytes = try bin2(.delta(delta))
+    /// prints a row). Returns the delta with its changes decoded (`Changes.decodeStored`), for
+    /// the replay that follows: its bytes are written from the changes as they were read.
+    mutating func write(delta stored: Delta, at position: Int) throws(BriefcaseError) -> Delta {
+        let name = codePage.decodeForDisplay(stored.name)
+        let bytes = try bin2(.delta(stored))
+        var delta = stored
+        delta.changes.decodeStored()
         try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
                                 .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
@@ -235,6 +238,7 @@ struct SQLiteTableWriter {
                                    .text(codePage.decodeForDisplay(change.message)),
                                    .text(printer.line(change.oldValues)), .text(printer.line(change.newValues))])
         }
+        return delta
     }
 }
 

@@ -102,6 +102,21 @@ import Testing
         #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.table(table)])) == normalised)
     }
 
+    @Test func theCodePageIsDetectedFromStoredRowsAsFromTheirValues() throws {
+        var bytes = Self.stream()
+        #expect(Array(bytes[72 ..< 74]) == Array("ab".utf8))
+        bytes[72] = 0xC4; bytes[73] = 0xE3  // row 0's Name: "你" in GBK, not UTF-8
+        let (stored, _) = try decodeBin2(bytes)
+        guard case .table(var table) = stored.elements[0] else { Issue.record("not a table"); return }
+        #expect(table.rows.withStoredBytes(storages: Self.storages) { $0.count } != nil)
+        let fromBytes = CodePage.detect(in: stored, properties: []).codePage
+        table.rows = Rows(table.rows.array)
+        let fromValues = CodePage.detect(in: Bin2Stream(elements: [.table(table)]), properties: []).codePage
+        #expect(fromBytes != .utf8)
+        #expect(fromBytes == fromValues)
+        #expect(CodePage.detect(in: try decodeBin2(Self.stream()).stream, properties: []).codePage == .utf8)
+    }
+
     @Test func aDamagedRowStillFailsTheDecoding() throws {
         var bytes = Self.stream()
         bytes[87 + 5] = 0x7F  // row 2's Name length: far past the element's end
@@ -215,6 +230,21 @@ private struct CountingVisitor: RowVisitor {
         var written = HandBuiltStreamTests.customersExample
         written[64] = 8  // the record id, @64
         #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.delta(delta)])) == written)
+    }
+
+    @Test func theCodePageIsDetectedFromStoredChangesAsFromTheirValues() throws {
+        var bytes = HandBuiltStreamTests.customersExample
+        #expect(Array(bytes[96 ..< 99]) == Array("xyz".utf8))
+        bytes[96] = 0xC4; bytes[97] = 0xE3  // the new Name: "你z" in GBK, not UTF-8
+        let (stored, _) = try decodeBin2(bytes)
+        guard case .delta(var delta) = stored.elements[0] else { Issue.record("not a delta"); return }
+        #expect(delta.changes.withStoredBytes(storages: Self.storages) { $0.count } != nil)
+        let fromBytes = CodePage.detect(in: stored, properties: []).codePage
+        delta.changes = Changes(delta.changes.array)
+        let fromValues = CodePage.detect(in: Bin2Stream(elements: [.delta(delta)]), properties: []).codePage
+        #expect(fromBytes != .utf8)
+        #expect(fromBytes == fromValues)
+        #expect(CodePage.detect(in: try decodeBin2(HandBuiltStreamTests.customersExample).stream, properties: []).codePage == .utf8)
     }
 
     @Test func aChangeTheCheckingReaderReadsIsWarnedOnceAndWrittenNormalised() throws {

@@ -41,6 +41,12 @@ public struct StoredElements<Element: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Decodes every one kept as bytes, once: for a reader that goes through them more than
+    /// once (each read of one kept as bytes decodes it again).
+    public mutating func decodeStored() {
+        if case .stored = storage { storage = .values(array) }
+    }
+
     /// Turns stored elements into an array, for a change.
     @usableFromInline
     mutating func materialize() -> [Element] {

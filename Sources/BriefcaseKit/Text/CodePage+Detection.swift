@@ -123,16 +123,79 @@ extension CodePage {
                         for property in list where !body(property.name) { return false }
                     }
                 }
-                for row in table.rows where !values(row) { return false }
+                // Rows kept as bytes: their 8-bit strings read where they lie, no row decoded.
+                let allTrue = withoutActuallyEscaping(body) { body in
+                    var strings = EightBitStrings(body: body)
+                    return table.rows.visitStored(table.rows.indices, storages: table.fields.map(\.type.storage), into: &strings)
+                        ? !strings.stopped : nil
+                }
+                if let allTrue {
+                    guard allTrue else { return false }
+                } else {
+                    for row in table.rows where !values(row) { return false }
+                }
             case .delta(let delta):
                 guard body(delta.name) else { return false }
                 for field in delta.loggedFields where !body(field.name) { return false }
                 for key in delta.keyFields where !body(key) { return false }
-                for change in delta.changes {
-                    guard body(change.message), values(change.oldValues), values(change.newValues) else { return false }
+                // Changes kept as bytes: their 8-bit strings read where they lie, no change decoded.
+                let stored = withoutActuallyEscaping(body) { body in
+                    delta.changes.forEachStoredEightBitString(storages: delta.loggedFields.map(\.type.storage), body)
+                }
+                if let stored {
+                    guard stored else { return false }
+                } else {
+                    for change in delta.changes {
+                        guard body(change.message), values(change.oldValues), values(change.newValues) else { return false }
+                    }
                 }
             }
         }
         return true
     }
+}
+
+extension Changes {
+    /// With changes kept as bytes read as `storages` say: hands each one's message and 8-bit
+    /// values to `body` until it returns false, and returns whether it never did; else nil.
+    func forEachStoredEightBitString(storages: [ValueStorage?], _ body: @escaping (ByteString) -> Bool) -> Bool? {
+        guard case .stored(let stored, _) = storage, stored.storages == storages else { return nil }
+        var strings = EightBitStrings(body: body)
+        return stored.bytes.withUnsafeBufferPointer { buffer in
+            for i in 0 ..< stored.count {
+                // The head: type, record id, status, then the message.
+                var p = stored.start(i) + 12
+                let length = Int(Int32(littleEndian: UnsafeRawPointer(buffer.baseAddress! + p).loadUnaligned(as: Int32.self)))
+                p += 4
+                guard body(ByteString(stored.bytes, range: p ..< p + length)) else { return false }
+                p += length
+                for _ in 0 ..< 2 {  // old and new values
+                    let read = Bin2Decoder.fastRow(buffer, stored.bytes, position: &p, end: stored.end, storages: storages,
+                                                   setBitIsValue: true, into: &strings)
+                    precondition(read, "Changes: a stored change no longer reads")
+                }
+                if strings.stopped { return false }
+            }
+            return true
+        }
+    }
+}
+
+/// Hands each 8-bit string of rows kept as bytes to `body`, until it returns false.
+private struct EightBitStrings: RowVisitor {
+    let body: (ByteString) -> Bool
+    private(set) var stopped = false
+
+    init(body: @escaping (ByteString) -> Bool) { self.body = body }
+
+    func beginRow(at position: Int, fieldCount: Int) {}
+    func null(_ row: inout Void) {}
+    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
+        guard storage == .ansiString, !stopped else { return }
+        stopped = !body(ByteString(array, range: start ..< start + count))
+    }
+    func scalar(_ value: Value, _ row: inout Void) {}
+    func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) {}
+    func endRow(_ row: consuming Void) {}
+    func checkedRow(_ values: [Value?], at position: Int) {}
 }
