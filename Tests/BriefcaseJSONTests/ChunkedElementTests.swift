@@ -104,4 +104,49 @@ import Testing
         guard case .failure(let error) = parts.encode(.table(table), jobs: jobs) else { Issue.record("no error"); return }
         #expect(error.description == expected)
     }
+
+    /// A table of many rows written with `rowJobs` (row ranges encoded by several threads, each
+    /// written in order as soon as it is done): the bytes one encoder writes; with values that do
+    /// not fit their column in two ranges, the error of the first of them; invalid UTF-8 in one
+    /// range is noted as one encoder notes it.
+    @Test(arguments: [2, 3, 8])
+    func aLargeTableStreamedInRangesIsTheTableWrittenAtOnce(jobs: Int) throws {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Text", type: .string)]
+        var table = Table(name: "Ranges", fields: fields, rows: (0 ..< 5 * JSONElementParts.rowsPerPart + 7).map { r in
+            [.integer(Int64(r)), .ansiString(ByteString(utf8: "row \(r) é"))]
+        })
+        func written(_ table: Table, rowJobs: Int) throws -> (bytes: [UInt8], validUTF8: Bool) {
+            var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+            encoder.rowJobs = rowJobs
+            try encoder.encodeBody(.table(table))
+            try encoder.writer.flush()
+            return (encoder.writer.sink.bytes, encoder.wroteOnlyValidUTF8() ?? true)
+        }
+        #expect(try written(table, rowJobs: jobs).bytes == (try written(table, rowJobs: 1).bytes))
+        // Rows kept as bytes (as decoded) go the same way.
+        let stored = try BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table)]))).encode()
+        var warnings: [DecodingWarning] = []
+        guard case .table(let decoded) = try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0] else {
+            Issue.record("no table"); return
+        }
+        #expect(try written(decoded, rowJobs: jobs).bytes == (try written(table, rowJobs: 1).bytes))
+        // Invalid UTF-8 in the fourth range only.
+        var invalid = table
+        invalid.rows[3 * JSONElementParts.rowsPerPart + 1][1] = .ansiString(ByteString([0xFF]))
+        #expect(try written(invalid, rowJobs: jobs).validUTF8 == false)
+        #expect(try written(invalid, rowJobs: 1).validUTF8 == false)
+        #expect(try written(invalid, rowJobs: jobs).bytes == (try written(invalid, rowJobs: 1).bytes))
+        // Text in an integer column: rows 30 000 and 12 000 (in a later and an earlier range).
+        table.rows[30_000][0] = .ansiString("x")
+        table.rows[12_000][0] = .ansiString("y")
+        var expected = ""
+        do { _ = try written(table, rowJobs: 1) } catch let error as BriefcaseError { expected = error.description }
+        #expect(expected.contains("row 12000"))
+        do {
+            _ = try written(table, rowJobs: jobs)
+            Issue.record("no error")
+        } catch let error as BriefcaseError {
+            #expect(error.description == expected)
+        }
+    }
 }

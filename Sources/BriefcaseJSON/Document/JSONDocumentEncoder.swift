@@ -104,9 +104,22 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     mutating func encodeTable(_ table: Table) throws {
         encodeTableHead(table)
-        try encodeRows(of: table, table.rows.indices)
+        if rowJobs > 1, table.rows.count >= 2 * JSONElementParts.rowsPerPart {
+            try JSONElementParts(codePage: codePage, chunks: encodedChunks).streamRows(of: table, jobs: rowJobs) { chunk in
+                writer.writeThrough(chunk)
+            } validity: { valid in
+                if !valid { emitter.noteInvalidUTF8() }
+            }
+        } else {
+            try encodeRows(of: table, table.rows.indices)
+        }
         encodeTableEnd(table)
     }
+
+    /// Threads that write one large table's rows at once, in row ranges handed to the output in
+    /// order as each is done (`JSONElementParts.streamRows`): for elements that come one at a time
+    /// on one thread. 1: the rows are written on the caller's thread.
+    public var rowJobs = 1
 
     /// A table's object up to its first row.
     mutating func encodeTableHead(_ table: Table) {

@@ -48,6 +48,30 @@ struct JSONElementParts {
         return .success(EncodedJSONElement(chunks: joined, validUTF8: validUTF8))
     }
 
+    /// The rows of `table`, in ranges of `rowsPerPart` encoded by `jobs` threads at most a few
+    /// ranges ahead, each handed to `write` (chunk by chunk, then `validity`) in order as soon
+    /// as it is done: the bytes `encodeRows` writes on one thread, with the first failing row's
+    /// error, and memory for about `jobs` ranges of JSON, not the table's.
+    func streamRows(of table: Table, jobs: Int, write: ([UInt8]) -> Void, validity: (Bool) -> Void) throws(BriefcaseError) {
+        let count = table.rows.count, ranges = (count + Self.rowsPerPart - 1) / Self.rowsPerPart
+        let work = WorkDoneAhead<Result<EncodedJSONElement, BriefcaseError>>(sizes: Array(repeating: 1, count: ranges), jobs: jobs,
+                                                                            name: "briefcase json rows") { [self] in
+            { k in
+                part { encoder throws(BriefcaseError) in
+                    let rows = k * Self.rowsPerPart ..< min(count, (k + 1) * Self.rowsPerPart)
+                    try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeRows(of: table, rows) }
+                }
+            }
+        }
+        defer { work.stop() }
+        for k in 0 ..< ranges {
+            let encoded = try work.take(k).get()
+            for chunk in encoded.chunks { write(chunk) }
+            chunks.giveBack(encoded.chunks)
+            validity(encoded.validUTF8)
+        }
+    }
+
     /// What `body` writes, in chunks, and whether its 8-bit text was valid UTF-8.
     private func part(_ body: (inout JSONDocumentEncoder<ChunkSink>) throws(BriefcaseError) -> Void) -> Result<EncodedJSONElement, BriefcaseError> {
         var encoder = JSONDocumentEncoder<ChunkSink>(sink: ChunkSink(pool: chunks), codePage: codePage)
