@@ -221,9 +221,7 @@ enum Measure {
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
             var encoder = JSONDocumentEncoder(sink: FileSink(path: path), codePage: .utf8)
-            // As the CLI: elements one at a time, a large table's rows written by every job at once.
-            encoder.rowJobs = jobs
-            let report = try elements.read(into: &encoder, encoding: nil, skipDamaged: false, jobs: 1)
+            let report = try elements.read(into: &encoder, encoding: nil, skipDamaged: false, jobs: jobs)
             encoder.writer.sink.close()
             let codePage = report.codePage
             end = System.now(); cpuEnd = System.cpuTime()

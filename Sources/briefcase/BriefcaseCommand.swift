@@ -78,7 +78,7 @@ struct InputOptions: ParsableArguments {
 struct JobsOption: ParsableArguments {
     static let help = ArgumentHelp(
         "How many elements (tables and deltas) to read at once: decoded from a binary briefcase or folder, or parsed from JSON.",
-        discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. A binary briefcase converted to JSON is read one element at a time instead, the rows of a large table written by that many threads at once. 1 decodes on one thread. info reads no rows and ignores it.",
+        discussion: "Default: the number of cores. The output is byte for byte the same whatever the number — elements are written, and warnings reported, in their order; memory grows with it, to as many decoded tables at once. From a binary briefcase whose largest tables would hold too much memory that way, a JSON writer takes the elements one at a time instead and writes a large table's rows on that many threads at once. 1 decodes on one thread. info reads no rows and ignores it.",
         valueName: "n")
 
     @Option(help: help)

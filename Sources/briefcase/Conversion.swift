@@ -30,15 +30,7 @@ struct Conversion {
             try convert(into: &sink)
         case .json:
             var sink = try JSONConversionOutput(path: output, progress: writing)
-            if [.dabriefcase, .bin2, .folder].contains(inputFormat) {
-                // From a binary briefcase: elements read one at a time, a large table's rows
-                // written by every job at once (less memory in flight than elements ahead, and
-                // faster at 1 GB: README, "Rows and changes as views").
-                sink.inner.rowJobs = jobs
-                try convert(into: &sink, jobs: 1)
-            } else {
-                try convert(into: &sink)
-            }
+            try convert(into: &sink)
         case .folder:
             guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
             var sink = FolderConversionOutput(path: output)
@@ -52,8 +44,8 @@ struct Conversion {
         }
     }
 
-    private func convert<Sink: ConversionOutput>(into sink: inout Sink, jobs: Int? = nil) throws {
-        let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs ?? self.jobs,
+    private func convert<Sink: ConversionOutput>(into sink: inout Sink) throws {
+        let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
             try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")

@@ -336,6 +336,13 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         })
     }
 
+    /// Takes the jobs within each element: a large table's rows are written by that many
+    /// threads at once (`rowJobs`).
+    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool {
+        rowJobs = jobs
+        return true
+    }
+
     /// Writes an element encoded on another thread: the bytes `element(_:)` would write.
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }

@@ -52,6 +52,13 @@ extension BriefcaseElements {
     /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
     /// by default every core). A briefcase in memory (`init(bytes:as:)`), whose values all share
     /// its one buffer, measured slower with two jobs than with one (README, Round 3): prefer a file.
+    /// Above this many bytes of elements ahead (`jobs` × the largest element), a sink that can
+    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time: the
+    /// first touches of that much memory cost more than working on elements at once gains
+    /// (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s within;
+    /// 100 MB, largest 20 MB: 186–253 ms ahead, 226–335 ms within).
+    public static let elementsAheadBudget = 256 << 20
+
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
@@ -131,6 +138,10 @@ extension BriefcaseElements {
             report.skipped = []
             seen = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
+            // Elements so large that `jobs` of them ahead would hold too much memory go one at a
+            // time to a sink that can use the jobs within each.
+            let largest = elements.map(\.range.count).max() ?? 0
+            let jobs = jobs > 1 && jobs * largest > Self.elementsAheadBudget && sink.takesJobsWithinElements(jobs) ? 1 : jobs
             // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
             // Code page detection needs no rows when the sink checks what it writes as UTF-8 (a

@@ -87,6 +87,12 @@ public protocol BriefcaseSink {
     /// The element at `position` with what `elementPreparation()` made of it on another thread.
     /// Default: `element(_:at:)`.
     mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError)
+
+    /// Asked by a source with `jobs` above 1 whose elements are too large to be worked on ahead
+    /// (`BriefcaseElements.elementsAheadBudget`): true when the sink uses the jobs within each
+    /// element instead (a JSON writer writes a large table's rows on several threads), so the
+    /// source hands it the elements one at a time. Default: false (elements are decoded ahead).
+    mutating func takesJobsWithinElements(_ jobs: Int) -> Bool
 }
 
 /// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
@@ -127,6 +133,8 @@ extension BriefcaseSink {
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
     /// No preparation: the elements come whole to `element(_:at:)`.
     public func elementPreparation() -> ElementPreparation? { nil }
+    /// No jobs within elements.
+    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { false }
     /// Passes the element to `element(_:at:)`, the result of the preparation unused.
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         try self.element(element, at: position)
@@ -215,6 +223,8 @@ extension PassingPreparedElements {
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         try inner.element(element, prepared: prepared, at: position)
     }
+    /// The inner sink's answer.
+    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { inner.takesJobsWithinElements(jobs) }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
