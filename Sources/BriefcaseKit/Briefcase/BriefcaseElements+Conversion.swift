@@ -27,6 +27,13 @@ public struct ElementConversionReport: Sendable {
 }
 
 extension BriefcaseElements {
+    /// Above this many bytes of elements ahead (`jobs` × the largest element), a sink that can
+    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time: the
+    /// first touches of that much memory cost more than working on elements at once gains
+    /// (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s within;
+    /// 100 MB, largest 20 MB: 186–253 ms ahead, 226–335 ms within).
+    public static let elementsAheadBudget = 256 << 20
+
     /// Reads the briefcase into `sink`: decodes the elements in turn, one in memory at a time,
     /// in the order the sink asks for (`prepare(heads:)`; default: file order; an element may
     /// come more than once, its warnings and damage reported the first time), between
@@ -52,13 +59,6 @@ extension BriefcaseElements {
     /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
     /// by default every core). A briefcase in memory (`init(bytes:as:)`), whose values all share
     /// its one buffer, measured slower with two jobs than with one (README, Round 3): prefer a file.
-    /// Above this many bytes of elements ahead (`jobs` × the largest element), a sink that can
-    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time: the
-    /// first touches of that much memory cost more than working on elements at once gains
-    /// (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s within;
-    /// 100 MB, largest 20 MB: 186–253 ms ahead, 226–335 ms within).
-    public static let elementsAheadBudget = 256 << 20
-
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
