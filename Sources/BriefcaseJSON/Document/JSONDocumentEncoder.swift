@@ -105,10 +105,11 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     mutating func encodeTable(_ table: Table) throws {
         encodeTableHead(table)
         if rowJobs > 1, table.rows.count >= 2 * JSONElementParts.rowsPerPart {
-            try JSONElementParts(codePage: codePage, chunks: encodedChunks).streamRows(of: table, jobs: rowJobs) { chunk in
-                writer.writeThrough(chunk)
-            } validity: { valid in
-                if !valid { emitter.noteInvalidUTF8() }
+            let parts = JSONElementParts(codePage: codePage, chunks: encodedChunks)
+            try parts.streamRows(of: table, jobs: rowJobs) { encoded in
+                for chunk in encoded.chunks { writer.writeThrough(chunk) }
+                parts.chunks.giveBack(encoded.chunks)
+                if !encoded.validUTF8 { emitter.noteInvalidUTF8() }
             }
         } else {
             try encodeRows(of: table, table.rows.indices)

@@ -1,10 +1,10 @@
-import Foundation
 import JSONCore
 import BriefcaseKit
 
 /// An element's JSON object encoded on worker threads (`JSONDocumentEncoder.elementPreparation()`),
 /// into chunks of a `ChunkPool`: by the worker that decoded it, or — a table of many rows — in
-/// parts, row ranges encoded at once by up to `jobs` threads, the worker's among them.
+/// row ranges encoded at once by up to `jobs` threads (`streamRows`, also what a writer that
+/// takes elements one at a time uses: `JSONDocumentEncoder.rowJobs`).
 ///
 /// Why parts: one large table can be a fifth of a briefcase or more. Encoded by one thread, it
 /// keeps one core busy while the others, soon done with the small tables, wait for it (the writer
@@ -23,36 +23,28 @@ struct JSONElementParts {
         guard case .table(let table) = element, jobs > 1, table.rows.count >= 2 * Self.rowsPerPart else {
             return part { encoder throws(BriefcaseError) in try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeBody(element) } }
         }
-        let count = min(jobs, table.rows.count / Self.rowsPerPart)
-        let results = PartResults(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { k in
-            let rows = table.rows.count * k / count ..< table.rows.count * (k + 1) / count
-            results[k] = part { encoder throws(BriefcaseError) in
-                if k == 0 { encoder.encodeTableHead(table) }
-                try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeRows(of: table, rows) }
-                if k == count - 1 { encoder.encodeTableEnd(table) }
-            }
-        }
+        // The head, the rows in ranges (`streamRows`), the end: their chunks one after another.
         var joined: [[UInt8]] = [], validUTF8 = true
-        for k in 0 ..< count {
-            switch results[k]! {
-            case .success(let encoded):
-                joined += encoded.chunks
-                validUTF8 = validUTF8 && encoded.validUTF8
-            case .failure(let error):
-                chunks.giveBack(joined)
-                for later in k + 1 ..< count { if case .success(let encoded) = results[later]! { chunks.giveBack(encoded.chunks) } }
-                return .failure(error)
-            }
+        func add(_ encoded: EncodedJSONElement) {
+            joined += encoded.chunks
+            validUTF8 = validUTF8 && encoded.validUTF8
+        }
+        do throws(BriefcaseError) {
+            add(try part { encoder in encoder.encodeTableHead(table) }.get())
+            try streamRows(of: table, jobs: jobs, each: add)
+            add(try part { encoder in encoder.encodeTableEnd(table) }.get())
+        } catch {
+            chunks.giveBack(joined)
+            return .failure(error)
         }
         return .success(EncodedJSONElement(chunks: joined, validUTF8: validUTF8))
     }
 
     /// The rows of `table`, in ranges of `rowsPerPart` encoded by `jobs` threads at most a few
-    /// ranges ahead, each handed to `write` (chunk by chunk, then `validity`) in order as soon
-    /// as it is done: the bytes `encodeRows` writes on one thread, with the first failing row's
-    /// error, and memory for about `jobs` ranges of JSON, not the table's.
-    func streamRows(of table: Table, jobs: Int, write: ([UInt8]) -> Void, validity: (Bool) -> Void) throws(BriefcaseError) {
+    /// ranges ahead, each handed to `each` in order as soon as it is done (its chunks the
+    /// taker's, to write and give back, or keep): the bytes `encodeRows` writes on one thread,
+    /// with the first failing row's error, and memory for about `jobs` ranges of JSON in flight.
+    func streamRows(of table: Table, jobs: Int, each: (EncodedJSONElement) -> Void) throws(BriefcaseError) {
         let count = table.rows.count, ranges = (count + Self.rowsPerPart - 1) / Self.rowsPerPart
         let work = WorkDoneAhead<Result<EncodedJSONElement, BriefcaseError>>(sizes: Array(repeating: 1, count: ranges), jobs: jobs,
                                                                             name: "briefcase json rows") { [self] in
@@ -64,12 +56,7 @@ struct JSONElementParts {
             }
         }
         defer { work.stop() }
-        for k in 0 ..< ranges {
-            let encoded = try work.take(k).get()
-            for chunk in encoded.chunks { write(chunk) }
-            chunks.giveBack(encoded.chunks)
-            validity(encoded.validUTF8)
-        }
+        for k in 0 ..< ranges { each(try work.take(k).get()) }
     }
 
     /// What `body` writes, in chunks, and whether its 8-bit text was valid UTF-8.
@@ -83,18 +70,5 @@ struct JSONElementParts {
             return .failure(error)
         }
         return .success(EncodedJSONElement(chunks: encoder.writer.sink.chunks, validUTF8: !encoder.emitter.takeInvalidUTF8()))
-    }
-}
-
-/// The parts' results, each set by the thread that encoded it (one slot each, under a lock).
-private final class PartResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Result<EncodedJSONElement, BriefcaseError>?]
-
-    init(count: Int) { items = Array(repeating: nil, count: count) }
-
-    subscript(k: Int) -> Result<EncodedJSONElement, BriefcaseError>? {
-        get { lock.lock(); defer { lock.unlock() }; return items[k] }
-        set { lock.lock(); defer { lock.unlock() }; items[k] = newValue }
     }
 }

@@ -18,23 +18,24 @@ extension Bin2Decoder {
         let first = reader.readerIndex - reader.base
         var starts: [UInt32] = []
         starts.reserveCapacity(changeCount)
-        // A change the checking reader read (set padding bits: a warning) is kept with its values.
+        // A change the checking reader read (set padding bits: a warning) is kept with its values;
+        // its other list, read cleanly, is read from the element's bytes (`region`).
         var checked: [Int: DeltaChange] = [:]
-        let bytes = bytes
+        let region = StoredSpans(bytes: bytes, first: first, end: reader.endIndex - reader.base, starts: [], storages: storages)
         try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, index) throws(BriefcaseError) in
             starts.append(UInt32(truncatingIfNeeded: reader.readerIndex - reader.base - first))
             let change = try decoder.decodeChangeHead(&reader)
             var values = CheckedValues()
-            let oldStart = reader.readerIndex - reader.base
+            var oldStart = reader.readerIndex - reader.base
             try decoder.readChangeValues(&reader, fields, storages: storages, mask: "old-value mask", element: name, into: &values)
             let old = values.take()
-            let newStart = reader.readerIndex - reader.base
+            var newStart = reader.readerIndex - reader.base
             try decoder.readChangeValues(&reader, fields, storages: storages, mask: "new-value mask", element: name, into: &values)
             let new = values.take()
             if old != nil || new != nil {
                 checked[index] = DeltaChange(type: change.type, recordID: change.recordID, status: change.status, message: change.message,
-                                             oldValues: old ?? StoredSpans.changeValues(bytes, at: oldStart, storages: storages),
-                                             newValues: new ?? StoredSpans.changeValues(bytes, at: newStart, storages: storages))
+                                             oldValues: old ?? region.values(at: &oldStart, setBitIsValue: true),
+                                             newValues: new ?? region.values(at: &newStart, setBitIsValue: true))
             }
         }
         let spans = StoredSpans(bytes: bytes, first: first, end: reader.readerIndex - reader.base, starts: starts, storages: storages)
@@ -145,34 +146,22 @@ extension StoredSpans {
     /// Change `i`, decoded: its head, then its old and new values (it read cleanly when decoded).
     func change(_ i: Int) -> DeltaChange {
         var p = start(i)
-        func int32() -> Int32 {
-            defer { p += 4 }
-            return bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: Int32.self)) }
-        }
-        let type = int32(), recordID = int32(), status = int32(), length = Int(int32())
-        let message = ByteString(bytes, range: p ..< p + length)
-        p += length
-        let old = Self.changeValues(bytes, at: p, storages: storages, movingTo: &p)
-        let new = Self.changeValues(bytes, at: p, storages: storages, movingTo: &p)
-        return DeltaChange(type: ChangeType(rawValue: type), recordID: recordID, status: ChangeStatus(rawValue: status), message: message,
+        let head = changeHead(at: &p)
+        let old = values(at: &p, setBitIsValue: true)
+        let new = values(at: &p, setBitIsValue: true)
+        return DeltaChange(type: head.type, recordID: head.recordID, status: head.status, message: head.message,
                            oldValues: old, newValues: new)
     }
 
-    /// The values of a change at index `position` of `bytes` (a mask whose set bits are values,
-    /// then those values), which read cleanly.
-    static func changeValues(_ bytes: [UInt8], at position: Int, storages: [ValueStorage?]) -> [Value?] {
-        var end = position
-        return changeValues(bytes, at: position, storages: storages, movingTo: &end)
-    }
-
-    private static func changeValues(_ bytes: [UInt8], at position: Int, storages: [ValueStorage?], movingTo end: inout Int) -> [Value?] {
-        var collector = RecordCollector()
-        var p = position
-        let read = bytes.withUnsafeBufferPointer { buffer in
-            Bin2Decoder.fastRow(buffer, bytes, position: &p, end: buffer.count, storages: storages, setBitIsValue: true, into: &collector)
+    /// The head of the change at `position` (type, record id, status, message), which read
+    /// cleanly when decoded; `position` moves to its values.
+    func changeHead(at position: inout Int) -> (type: ChangeType, recordID: Int32, status: ChangeStatus, message: ByteString) {
+        func int32() -> Int32 {
+            defer { position += 4 }
+            return bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: Int32.self)) }
         }
-        precondition(read, "Changes: a stored change no longer reads")
-        end = p
-        return collector.record
+        let type = int32(), recordID = int32(), status = int32(), length = Int(int32())
+        defer { position += length }
+        return (ChangeType(rawValue: type), recordID, ChangeStatus(rawValue: status), ByteString(bytes, range: position ..< position + length))
     }
 }

@@ -187,12 +187,24 @@ struct StoredSpans: Sendable {
 
     /// Row `i`, decoded.
     func row(_ i: Int) -> Row {
-        var collector = RecordCollector()
         var position = start(i)
+        return values(at: &position)
+    }
+
+    /// The values at `position` — a row's, after its NULL mask, or a change's old or new values,
+    /// after a mask whose set bits are values (`setBitIsValue`) — which read cleanly when
+    /// decoded, handed to `visitor`; `position` moves past them. The one reading of stored values.
+    func read<Visitor: RowVisitor>(at position: inout Int, setBitIsValue: Bool = false, into visitor: inout Visitor) {
         let read = bytes.withUnsafeBufferPointer { buffer in
-            Bin2Decoder.fastRow(buffer, bytes, position: &position, end: end, storages: storages, into: &collector)
+            Bin2Decoder.fastRow(buffer, bytes, position: &position, end: end, storages: storages, setBitIsValue: setBitIsValue, into: &visitor)
         }
-        precondition(read, "Rows: a stored row no longer reads")
+        precondition(read, "StoredSpans: a stored row or change no longer reads")
+    }
+
+    /// The values at `position`, as `read` reads them.
+    func values(at position: inout Int, setBitIsValue: Bool = false) -> [Value?] {
+        var collector = RecordCollector()
+        read(at: &position, setBitIsValue: setBitIsValue, into: &collector)
         return collector.record
     }
 }

@@ -161,23 +161,14 @@ extension Changes {
     func forEachStoredEightBitString(storages: [ValueStorage?], _ body: @escaping (ByteString) -> Bool) -> Bool? {
         guard case .stored(let stored, _) = storage, stored.storages == storages else { return nil }
         var strings = EightBitStrings(body: body)
-        return stored.bytes.withUnsafeBufferPointer { buffer in
-            for i in 0 ..< stored.count {
-                // The head: type, record id, status, then the message.
-                var p = stored.start(i) + 12
-                let length = Int(Int32(littleEndian: UnsafeRawPointer(buffer.baseAddress! + p).loadUnaligned(as: Int32.self)))
-                p += 4
-                guard body(ByteString(stored.bytes, range: p ..< p + length)) else { return false }
-                p += length
-                for _ in 0 ..< 2 {  // old and new values
-                    let read = Bin2Decoder.fastRow(buffer, stored.bytes, position: &p, end: stored.end, storages: storages,
-                                                   setBitIsValue: true, into: &strings)
-                    precondition(read, "Changes: a stored change no longer reads")
-                }
-                if strings.stopped { return false }
-            }
-            return true
+        for i in 0 ..< stored.count {
+            var p = stored.start(i)
+            guard body(stored.changeHead(at: &p).message) else { return false }
+            stored.read(at: &p, setBitIsValue: true, into: &strings)  // old values
+            stored.read(at: &p, setBitIsValue: true, into: &strings)  // new values
+            if strings.stopped { return false }
         }
+        return true
     }
 }
 
