@@ -3,8 +3,9 @@ import Testing
 @testable import BriefcaseKit
 
 /// Decoding ahead on worker threads (`ElementDecoding`, `ElementsDecodedAhead`): the elements
-/// come in the order asked for, repeats included; at most `jobs` of them are read ahead of the
-/// taker (the memory bound); and `RandomAccessFile` serves many threads at once.
+/// come in the order asked for, repeats included; the taker's and those read ahead of it hold at
+/// most `jobs` + 1 times the largest (the memory bound); and `RandomAccessFile` serves many
+/// threads at once.
 struct ElementDecodingTests {
     /// A briefcase file of `count` tables `T0`, `T1`, … of about 10 KB each; removed by the caller.
     static func tables(_ count: Int) throws -> String {
@@ -13,6 +14,17 @@ struct ElementDecodingTests {
                          rows: (0 ..< 100).map { r in [.ansiString(ByteString(utf8: "table \(t) row \(r) " + String(repeating: "x", count: 80)))] }))
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("decoding-ahead-\(UUID().uuidString)").path
+        try FileIO.writeAtomically(BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: elements))), to: path)
+        return path
+    }
+
+    /// A briefcase file of tables `T0`, `T1`, … of `rows[t]` rows of about 90 bytes; removed by the caller.
+    static func tables(rows: [Int]) throws -> String {
+        let elements: [Element] = rows.enumerated().map { t, count in
+            .table(Table(name: ByteString(utf8: "T\(t)"), fields: [FieldDescriptor(name: "Text", type: .string, size: 50)],
+                         rows: (0 ..< count).map { r in [.ansiString(ByteString(utf8: "row \(r) " + String(repeating: "x", count: 80)))] }))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decoding-sizes-\(UUID().uuidString)").path
         try FileIO.writeAtomically(BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: elements))), to: path)
         return path
     }
@@ -40,10 +52,47 @@ struct ElementDecodingTests {
         #expect(names == positions.map { "T\($0)" })
     }
 
-    /// After taking element n, what the workers have read beyond it is at most jobs × the largest
-    /// element's bytes, however long they are given (the memory bound), and each element is read once.
+    /// With one job reading ahead (`readsAhead`, for a sink that spends the jobs within each
+    /// element) the elements come as without it.
+    @Test func readingAheadWithOneJobGivesTheElementsInOrder() throws {
+        let path = try Self.tables(12)
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let positions = [0, 5, 5, 1, 11, 0, 7, 3, 3, 3, 2, 10, 9, 8, 6, 4, 11]
+        var decoding = ElementDecoding(reader, positions: positions, jobs: 1, readsAhead: true)
+        defer { decoding.stop() }
+        var names: [String] = []
+        while let (_, decoded) = decoding.next() { names.append(String(decoding: try decoded.outcome.get().name.bytes, as: UTF8.self)) }
+        #expect(names == positions.map { "T\($0)" })
+    }
+
+    /// Reading ahead with one job, over [large, small, small, large, small]: while the taker holds
+    /// the first large table, the worker reads the small ones after it but not the second large
+    /// one (the taker's and those ahead would be more than twice the largest); once the taker
+    /// holds a small one, it reads the second large one too — the taker's element counts in the
+    /// budget, so a large element is read while small ones are taken, not after them.
+    @Test func readingAheadReadsTheNextLargeElementWhileTheTakerHoldsASmallOne() throws {
+        let path = try Self.tables(rows: [2000, 5, 5, 2000, 5])
+        defer { unlink(path) }
+        let reader = try BriefcaseElements.open(path, as: .dabriefcase)
+        let file = try #require(Self.file(of: reader))
+        let opening = file.bytesRead
+        let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }
+        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 1, readsAhead: true)
+        defer { decoding.stop() }
+        _ = decoding.next()
+        usleep(50_000)
+        #expect(file.bytesRead - opening == ends[3], "the large table 0 held: tables 0 to 2 read, not 3")
+        _ = decoding.next()
+        usleep(50_000)
+        #expect(file.bytesRead - opening == ends[5], "the small table 1 held: the large table 3 and table 4 read")
+    }
+
+    /// After taking element n, element n and what the workers have read beyond it are at most
+    /// (jobs + 1) × the largest element's bytes, however long they are given (the memory bound),
+    /// and each element is read once.
     @Test(arguments: [2, 3])
-    func workersReadAtMostJobsLargestElementsAheadOfTheTaker(jobs: Int) throws {
+    func workersReadAtMostJobsPlusOneLargestElementsFromTheTakers(jobs: Int) throws {
         let path = try Self.tables(20)
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
@@ -51,13 +100,13 @@ struct ElementDecodingTests {
         let opening = file.bytesRead
         let sizes = reader.elements.map(\.range.count)
         let ends = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }  // bytes of elements 0 ..< k
-        let budget = jobs * sizes.max()!
+        let budget = (jobs + 1) * sizes.max()!
         var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: jobs)
         defer { decoding.stop() }
         var n = 0
         while decoding.next() != nil {
             usleep(20_000)  // time for the workers to run ahead, were they allowed to
-            let allowed = min(ends.last!, ends[n + 1] + budget)
+            let allowed = min(ends.last!, ends[n] + budget)
             #expect(file.bytesRead - opening <= allowed, "after taking \(n): \(file.bytesRead - opening) bytes read, at most \(allowed)")
             n += 1
         }
@@ -68,13 +117,7 @@ struct ElementDecodingTests {
     /// held, the workers decode more than `jobs` of the small ones behind it (a bound in bytes, not
     /// in elements).
     @Test func workersRunPastSmallElementsWithinTheByteBudget() throws {
-        let elements: [Element] = (0 ..< 12).map { t in
-            let rows = t == 0 ? 2000 : 5
-            return .table(Table(name: ByteString(utf8: "T\(t)"), fields: [FieldDescriptor(name: "Text", type: .string, size: 50)],
-                                rows: (0 ..< rows).map { r in [.ansiString(ByteString(utf8: "row \(r) " + String(repeating: "x", count: 80)))] }))
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decoding-budget-\(UUID().uuidString)").path
-        try FileIO.writeAtomically(BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: elements))), to: path)
+        let path = try Self.tables(rows: [2000] + Array(repeating: 5, count: 11))
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let file = try #require(Self.file(of: reader))

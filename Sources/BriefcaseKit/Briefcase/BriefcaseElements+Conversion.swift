@@ -28,10 +28,12 @@ public struct ElementConversionReport: Sendable {
 
 extension BriefcaseElements {
     /// Above this many bytes of elements ahead (`jobs` × the largest element), a sink that can
-    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time: the
-    /// first touches of that much memory cost more than working on elements at once gains
-    /// (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s within;
-    /// 100 MB, largest 20 MB: 186–253 ms ahead, 226–335 ms within).
+    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time, while
+    /// one worker reads and decodes the next ones (at most the largest element's size beyond the
+    /// one taken): the first touches of that much memory cost more than working on elements at
+    /// once gains (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s
+    /// within, 1.5–1.9 s within with the next elements read meanwhile; 100 MB, largest 20 MB:
+    /// 186–253 ms ahead, 226–335 ms within).
     public static let elementsAheadBudget = 256 << 20
 
     /// Reads the briefcase into `sink`: decodes the elements in turn, one in memory at a time,
@@ -50,17 +52,27 @@ extension BriefcaseElements {
     /// element, offset) — or, with `skipDamaged`, is left out and listed in the report. I/O
     /// errors always stop it.
     ///
-    /// Jobs: with `jobs` above 1, worker threads decode up to `jobs` elements ahead of the sink
+    /// Jobs: with `jobs` above 1, worker threads decode elements ahead of the sink
     /// (`ElementDecoding`), which is still called from this thread alone, element by element in
     /// its order: what it writes, the warnings and the elements left out, the code page chosen
-    /// and any restart are those of `jobs: 1`, byte for byte. Memory then holds up to `jobs`
-    /// elements instead of one (fewer when the sink's `elementPreparation()` needs no rows: the
-    /// workers then keep only what they prepared). The default, 1, starts no thread: a
+    /// and any restart are those of `jobs: 1`, byte for byte. Memory then holds up to `jobs` + 1
+    /// elements the size of the largest instead of one (fewer when the sink's
+    /// `elementPreparation()` needs no rows: the workers then keep only what they prepared; two
+    /// when elements go one at a time to a sink that takes the jobs within them, as above
+    /// `elementsAheadBudget`). The default, 1, starts no thread: a
     /// library does not take the machine's cores unasked (the `briefcase` tool passes `--jobs`,
     /// by default every core). A briefcase in memory (`init(bytes:as:)`), whose values all share
     /// its one buffer, measured slower with two jobs than with one (README, Round 3): prefer a file.
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool,
                                           canRestart: Bool = true, jobs: Int = 1) throws(BriefcaseError) -> ElementConversionReport {
+        try read(into: &sink, encoding: encoding, skipDamaged: skipDamaged, canRestart: canRestart, jobs: jobs,
+                 aheadBudget: Self.elementsAheadBudget)
+    }
+
+    /// The same with another bound than `elementsAheadBudget` on the bytes of elements ahead (tests
+    /// show both ways with small briefcases).
+    func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool, canRestart: Bool = true,
+                                   jobs: Int, aheadBudget: Int) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
             if sink.takesHeadsOnly {
                 let report = try readHeads(into: &sink, encoding: encoding)
@@ -78,7 +90,7 @@ extension BriefcaseElements {
                 order = try sink.prepare(heads: complete)
             }
             let report = try read(into: &sink, order: order, heads: heads, encoding: encoding, skipDamaged: skipDamaged,
-                                  canRestart: canRestart, jobs: max(1, jobs))
+                                  canRestart: canRestart, jobs: max(1, jobs), aheadBudget: aheadBudget)
             try sink.finish()
             return report
         } catch {
@@ -105,7 +117,8 @@ extension BriefcaseElements {
     }
 
     private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,
-                                           skipDamaged: Bool, canRestart: Bool, jobs: Int) throws(BriefcaseError) -> ElementConversionReport {
+                                           skipDamaged: Bool, canRestart: Bool, jobs: Int,
+                                           aheadBudget: Int) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
         var seen = Set<Int>()  // in this pass
         /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
@@ -139,15 +152,17 @@ extension BriefcaseElements {
             seen = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
             // Elements so large that `jobs` of them ahead would hold too much memory go one at a
-            // time to a sink that can use the jobs within each.
+            // time to a sink that can use the jobs within each; the next one is read meanwhile.
             let largest = elements.map(\.range.count).max() ?? 0
-            let jobs = jobs > 1 && jobs * largest > Self.elementsAheadBudget && sink.takesJobsWithinElements(jobs) ? 1 : jobs
+            let withinElements = jobs > 1 && jobs * largest > aheadBudget && sink.takesJobsWithinElements(jobs)
+            let jobs = withinElements ? 1 : jobs
             // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
             // Code page detection needs no rows when the sink checks what it writes as UTF-8 (a
             // JSON writer does; a binary one, which copies bytes, does not).
             let sinkChecksUTF8 = sink.wroteOnlyValidUTF8() != nil
-            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, preparation: preparation,
+            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, readsAhead: withinElements,
+                                           preparation: preparation,
                                            headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {

@@ -39,6 +39,12 @@ struct DecodedElement<Product: Sendable>: Sendable {
 /// are decoded ahead by worker threads (`ElementsDecodedAhead`); the caller takes the same
 /// elements, warnings and errors in the same order, so whatever it does with them — what it
 /// writes, reports, detects — is what it would with one job.
+///
+/// `readsAhead` (with one job): one worker reads and decodes the next element while the caller
+/// works on the one it took — one element, so memory holds two at most. For a sink that spends
+/// the jobs within each element (`BriefcaseSink.takesJobsWithinElements`): the reading and the
+/// decoder's pass over a large element are one thread's work, and without this the other cores
+/// wait through them, element after element (→ json, 1 GB, two jobs: about a quarter of the run).
 struct ElementDecoding<Reading: ElementReading> {
     private let reader: BriefcaseElements
     private let reading: Reading
@@ -54,14 +60,15 @@ struct ElementDecoding<Reading: ElementReading> {
     /// With `prepare`, each worker also does the sink's work on what it read
     /// (`BriefcaseSink.elementPreparation()`); the work may replace the product by what the
     /// taker still needs of it (then `keepsBytes` says whether that shares the bytes read).
-    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int,
+    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
         self.reading = reading
         self.positions = positions
         // Workers only pay when there is more than one element to share among them.
-        ahead = jobs > 1 && positions.count > 1
-            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: jobs, prepare: prepare,
+        let workers = jobs > 1 ? jobs : readsAhead ? 1 : 0
+        ahead = workers > 0 && positions.count > 1
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, prepare: prepare,
                                    keepsBytes: keepsBytes) : nil
         dropsRows = ahead != nil && Reading.productSharesBytes && !keepsBytes
     }
@@ -107,22 +114,27 @@ struct ElementDecoding<Reading: ElementReading> {
 /// VM, as what a second core gains — so once the first elements are through, none is needed.
 final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
-    private let buffers = ByteArrayPool()
+    private let buffers: ByteArrayPool
 
     init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
-        let largest = sizes.max() ?? 0, buffers = buffers
+        let largest = sizes.max() ?? 0
+        let buffers = ByteArrayPool(capacityLimit: jobs * largest)
+        self.buffers = buffers
         work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
+                // A worker's own memory grows to the largest element at once (it is one array);
+                // the pool's fit each element, so those in flight hold what their elements need.
                 var spare: [UInt8] = []
-                if keepsBytes { spare = buffers.take() } else { swap(&spare, &own) }
+                if keepsBytes { spare = buffers.take(atLeast: sizes[n]) } else { swap(&spare, &own) }
                 defer { if !keepsBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
-                    var product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: largest)
+                    var product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare,
+                                                                  minimumCapacity: keepsBytes ? 0 : largest)
                     let prepared = prepare?(&product)
                     var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
                     if keepsBytes { decoded.buffer = spare }
@@ -151,7 +163,8 @@ extension ElementDecoding where Reading == ModelReading {
     /// `headsSuffice`: the taker reads only the heads of prepared elements (its sink's
     /// preparation does not need the rows, and code page detection none either), so the workers
     /// let the rows go once prepared, and their memory with them (`dropsRows`).
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, preparation: ElementPreparation? = nil, headsSuffice: Bool = false) {
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, readsAhead: Bool = false, preparation: ElementPreparation? = nil,
+         headsSuffice: Bool = false) {
         let dropsRows = headsSuffice && preparation?.needsRows == false
         var prepare: (@Sendable (inout Element) -> any Sendable)?
         if let preparation {
@@ -161,6 +174,7 @@ extension ElementDecoding where Reading == ModelReading {
                 return prepared
             }
         }
-        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, prepare: prepare, keepsBytes: !dropsRows)
+        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, readsAhead: readsAhead, prepare: prepare,
+                  keepsBytes: !dropsRows)
     }
 }

@@ -5,12 +5,13 @@ import Foundation
 /// them one by one in the order of a single-core run (`BriefcaseElements.read(…jobs:)`, the JSON
 /// document's `JSONStreamReader.jobs`).
 ///
-/// How far ahead: the items worked on ahead of the one the taker holds — in work, or done and
-/// waiting — add up to at most `jobs` times the largest item's size (`sizes`, in bytes of input),
-/// and number at most `jobs` × 16. So memory holds at most `jobs` + 1 items the size of the
-/// largest, the taker's included, where one job holds one. A bound in bytes rather than in items:
-/// briefcases put small tables between large ones, and a window of a few items would leave the
-/// workers idle behind the small ones while the sink writes a large one.
+/// How far ahead: the item the taker holds and those worked on ahead of it — in work, or done
+/// and waiting — add up to at most `jobs` + 1 times the largest item's size (`sizes`, in bytes of
+/// input), and number at most `jobs` × 16 ahead. So memory holds at most `jobs` + 1 items the
+/// size of the largest, the taker's included, where one job holds one. A bound in bytes rather
+/// than in items: briefcases put small tables between large ones, and a window of a few items
+/// would leave the workers idle behind the small ones while the sink writes a large one. The
+/// taker's item counts: while it holds a small one, the largest may already be worked on.
 ///
 /// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
 /// is read and written only with `condition` locked; the outputs it hands across are `Sendable`.
@@ -39,7 +40,7 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
         count = sizes.count
         var total = 0
         sizeBefore = [0] + sizes.map { total += $0; return total }
-        budget = max(1, jobs) * max(sizes.max() ?? 1, 1)
+        budget = (max(1, jobs) + 1) * max(sizes.max() ?? 1, 1)
         maximumAhead = max(1, jobs) * 16
         slots = Array(repeating: nil, count: maximumAhead + 1)
         runningWorkers = min(max(1, jobs), count)
@@ -51,9 +52,9 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     }
 
     /// Whether item `n` may be taken up now (called with `condition` locked): it is the one the
-    /// taker waits for, or it is within the budget of the items ahead of it.
+    /// taker waits for, or it is within the budget with the items from the taker's to it.
     private func mayDo(_ n: Int) -> Bool {
-        n == taker || (n - taker <= maximumAhead && sizeBefore[n + 1] - sizeBefore[taker + 1] <= budget)
+        n == taker || (n - taker <= maximumAhead && sizeBefore[n + 1] - sizeBefore[taker] <= budget)
     }
 
     /// The output of item `n` (each in turn from 0), waiting for it to be done. Taking it lets
