@@ -82,4 +82,42 @@ struct PreparedBinaryElementTests {
         #expect(schemaEnd(at: starts[2]) == starts[2] + schemaLength)
         #expect(starts[2] > starts[0])
     }
+
+    /// Rows parsed from JSON fill a buffer of their own: encoded ahead, they are kept apart, not
+    /// copied (the body is the table's head; its rows are that very buffer), and written after
+    /// the head they give the table's bytes. Rows decoded from a file share their element's
+    /// buffer with its head: those are copied into the body.
+    @Test func rowsParsedFromJSONAreKeptApartNotCopied() throws {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Text", type: .string, size: 20)]
+        let table = Table(name: "Apart", fields: fields, rows: (0 ..< 50).map { r in [.integer(Int64(r)), .ansiString(ByteString(utf8: "row \(r)"))] })
+        let original = try BriefcaseFileCodec.encode(BriefcaseFile(stream: Bin2Stream(elements: [.table(table)])))
+        var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+        _ = try BriefcaseElements(bytes: original, as: .dabriefcase).read(into: &encoder, encoding: nil, skipDamaged: false)
+        try encoder.writer.flush()
+        let parsed = try JSONDocumentDecoder().decode(encoder.writer.sink.bytes).file.stream.elements[0]
+        guard case .table(let parsedTable) = parsed else { Issue.record("no table"); return }
+        let apart = try Bin2Encoder.encodeAhead(parsed, into: [])
+        // Each row: the NULL mask (1 byte), the integer (4) and the length-prefixed text (4 + its bytes).
+        let rowBytes = (0 ..< 50).reduce(0) { $0 + 1 + 4 + 4 + "row \($1)".utf8.count }
+        #expect(apart.storedRows.count == rowBytes)
+        #expect(parsedTable.rows.withStoredBytes(storages: fields.map(\.type.storage)) { rows in
+            rows.baseAddress == apart.storedRows.withUnsafeBufferPointer { $0.baseAddress }
+        } == true, "the rows' own buffer, not a copy")
+        var writer = ByteWriter()
+        try Bin2Encoder.encodeTable(table, into: &writer, at: 0)
+        #expect(apart.bytes + apart.storedRows == writer.bytes)
+        // Decoded from the file: one buffer with the head, so copied.
+        var warnings: [DecodingWarning] = []
+        let decoded = try BriefcaseDocument.decode(original, as: .dabriefcase, warnings: &warnings).file.stream.elements[0]
+        let copied = try Bin2Encoder.encodeAhead(decoded, into: [])
+        #expect(copied.storedRows.isEmpty)
+        #expect(copied.bytes == writer.bytes)
+        // Written by the stream writer after another element: the original layout.
+        var stream = try BriefcaseStreamWriter(output: MemoryStreamOutput(), container: .bin2)
+        try stream.write(.table(Table(name: "First", fields: fields, rows: [[.integer(7), .ansiString("x")]])))
+        try stream.write(encoded: .success(apart), kind: .table, name: parsed.name)
+        try stream.finish()
+        #expect(stream.output.bytes == (try Bin2Encoder.encode(Bin2Stream(elements: [
+            .table(Table(name: "First", fields: fields, rows: [[.integer(7), .ansiString("x")]])), .table(table)]))))
+    }
 }

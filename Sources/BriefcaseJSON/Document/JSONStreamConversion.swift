@@ -8,7 +8,7 @@ public enum JSONStreamConversion {
     /// `scanned` are the reader's (`JSONStreamReader.jobs`: elements parsed at once).
     public static func convert<Output: BriefcaseStreamOutput>(
         _ bytes: UnsafeRawBufferPointer, to output: inout Output, as container: ContainerFormat? = nil,
-        jobs: Int = 1, consumed: ((Int) -> Void)? = nil, scanned: ((Range<Int>) -> Void)? = nil
+        jobs: Int = 1, consumed: ((Int) -> Void)? = nil, scanned: (@Sendable (Range<Int>) -> Void)? = nil
     ) throws(BriefcaseError) {
         var reader = JSONStreamReader(bytes)
         reader.jobs = jobs

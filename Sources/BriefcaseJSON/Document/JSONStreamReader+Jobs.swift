@@ -32,7 +32,7 @@ struct ElementsParsedAhead {
     /// Nil when there are fewer than two items, more than `maximumCount`, or the scan finds no
     /// end to the array (the reader then goes on alone).
     init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, preparation: ElementPreparation? = nil,
-          scanned: ((Range<Int>) -> Void)? = nil) {
+          scanned: (@Sendable (Range<Int>) -> Void)? = nil) {
         guard let (starts, close) = Self.itemStarts(buf, array: array, scanned: scanned), starts.count > 1, starts.count <= Self.maximumCount else { return nil }
         self.starts = starts
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
@@ -41,6 +41,10 @@ struct ElementsParsedAhead {
             { n in
                 var parser = JSONStreamReader(UnsafeRawBufferPointer(bytes.buf))
                 parser.i = starts[n]
+                parser.scanned = scanned
+                // The element's bytes are not read again by the worker (the reader passes over
+                // them): their pages may go now rather than when the reader gets past them.
+                defer { scanned?(starts[n] ..< parser.i) }
                 do throws(BriefcaseError) {
                     var parsed = ParsedElement(element: try parser.element(n, reader), end: parser.i)
                     if let preparation {
@@ -72,7 +76,7 @@ struct ElementsParsedAhead {
     /// between is the parser's to judge. `scanned` hears of each stretch read through (8 MiB at a
     /// time, so that a mapped document's pages can go as the scan passes).
     static func itemStarts(_ buf: UnsafeBufferPointer<UInt8>, array: Int,
-                           scanned: ((Range<Int>) -> Void)? = nil) -> (starts: [Int], close: Int)? {
+                           scanned: (@Sendable (Range<Int>) -> Void)? = nil) -> (starts: [Int], close: Int)? {
         guard let base = buf.baseAddress, array < buf.count, buf[array] == .openBracket else { return nil }
         var state = briefcase_json_scan()
         var starts = [Int](repeating: 0, count: maximumCount)

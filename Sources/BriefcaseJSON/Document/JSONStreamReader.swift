@@ -23,10 +23,15 @@ public struct JSONStreamReader {
     /// which still takes them on the caller's thread in document order: the same calls, bytes and
     /// errors as with 1, the default (no thread: a library does not take the cores unasked).
     public var jobs = 1
-    /// With `jobs` above 1: called with each stretch of the document the scan for the elements'
-    /// starts has read through, before any is parsed (a caller that maps the document may let
-    /// those pages go, `MappedFile.release(_:)`, so the scan does not hold the whole document).
-    public var scanned: ((Range<Int>) -> Void)?
+    /// Called with stretches of the document read through and not needed again: a table's rows,
+    /// 8 MiB at a time as they are read; with `jobs` above 1 also those the scan for the
+    /// elements' starts read, before any is parsed, and each element a worker thread parsed
+    /// ahead. A caller that maps the document may let those pages go (`MappedFile.release(_:)`),
+    /// so that neither the scan nor a large table's rows hold them. Called from several threads.
+    /// (Were such bytes read again — a restart — they would be read back from the file.)
+    public var scanned: (@Sendable (Range<Int>) -> Void)?
+    /// How much of a table's rows is read between two calls of `scanned`.
+    static let releaseStretch = 1 << 23
 
     /// `bytes` must stay valid while the reader runs.
     public init(_ bytes: UnsafeRawBufferPointer) {
@@ -225,7 +230,14 @@ public struct JSONStreamReader {
     private mutating func rows(_ types: [DataType], _ path: String, _ reader: ValueReader) throws(BriefcaseError) -> Rows? {
         let row = RowReader(types: types, codePage: reader.codePage)
         let rows = StoredRowsBuilder(storages: row.storages)
+        // The text of the rows read is not read again: its pages may go as the reading passes
+        // (`scanned`), so that a large table's text is not held beside its rows' bytes.
+        var passed = i
         let streamed = try forEachItem { (this, index) throws(BriefcaseError) in
+            if this.i - passed >= Self.releaseStretch {
+                this.scanned?(passed ..< this.i)
+                passed = this.i
+            }
             let start = this.i
             if !row.read(this.buf, &this.i, into: rows) {
                 // Not the plain form: the decoder's own reading of this row (or its message).

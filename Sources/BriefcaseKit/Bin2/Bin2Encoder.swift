@@ -9,19 +9,26 @@ public enum Bin2Encoder {
 
     /// The body of `element` as if it started at position 0, written into `memory`'s capacity:
     /// what a worker thread encodes ahead for `BriefcaseStreamWriter.write(encoded:kind:name:)`,
-    /// which moves its schema end to where it lands.
+    /// which moves its schema end to where it lands. A table's rows that are the whole of their
+    /// own buffer (the JSON reader's, `StoredRowsBuilder`) are kept apart, not copied.
     public static func encodeAhead(_ element: Element, into memory: [UInt8]) throws(BriefcaseError) -> EncodedBin2Element {
         var writer = ByteWriter(reusing: memory, capacity: estimatedSize(of: element))
+        var rowsApart: [UInt8]?
         switch element {
-        case .table(let table): try encodeTable(table, into: &writer, at: 0)
+        case .table(let table): rowsApart = try encodeTable(table, into: &writer, at: 0, keepingWholeStoredRowsApart: true)
         case .delta(let delta): try encodeDelta(delta, into: &writer)
         }
-        return EncodedBin2Element(bytes: writer.bytes)
+        return EncodedBin2Element(bytes: writer.bytes, storedRows: rowsApart ?? [])
     }
 
     /// Appends the body of `table`, which starts at `position` in its file: the schema-end
     /// position written in it is absolute in the file, as Data Abstract for .NET writes it.
-    static func encodeTable(_ table: Table, into writer: inout ByteWriter, at position: Int) throws(BriefcaseError) {
+    /// With `keepingWholeStoredRowsApart`, rows kept as bytes that fill their whole buffer are
+    /// not appended but returned, to be written after the rest as they are: copying them would
+    /// take as much memory again, for as long as the body waits (an element parsed ahead).
+    @discardableResult
+    static func encodeTable(_ table: Table, into writer: inout ByteWriter, at position: Int,
+                            keepingWholeStoredRowsApart: Bool = false) throws(BriefcaseError) -> [UInt8]? {
         // Every table written comes here: what the reader would refuse
         // (`Bin2Stream.maximumRowsWithoutFields`) is not written.
         guard !table.fields.isEmpty || table.rows.count <= Bin2Stream.maximumRowsWithoutFields else {
@@ -48,7 +55,8 @@ public enum Bin2Encoder {
         }
         // Rows kept as the bytes they were decoded from, each of which read cleanly (no set
         // padding bit, every value of its column's storage), are the bytes writing them gives.
-        if table.rows.withStoredBytes(storages: storages, { writer.writeBytes($0) }) != nil { return }
+        if keepingWholeStoredRowsApart, let whole = table.rows.wholeStoredBuffer(storages: storages) { return whole }
+        if table.rows.withStoredBytes(storages: storages, { writer.writeBytes($0) }) != nil { return nil }
         let maskSize = (table.fields.count + 7) / 8
         var mask = [UInt8](repeating: 0, count: maskSize)
         for (rowIndex, row) in table.rows.enumerated() {
@@ -74,6 +82,7 @@ public enum Bin2Encoder {
                 }
             }
         }
+        return nil
     }
 
     /// About the bytes `element` takes with its index entry (exact for rows, close for the
@@ -291,6 +300,9 @@ public enum Bin2Encoder {
 
 /// An element's body encoded ahead at position 0 (`Bin2Encoder.encodeAhead`).
 public struct EncodedBin2Element: Sendable {
-    /// The body's bytes.
+    /// The body's bytes (up to `storedRows`, when those are kept apart).
     public let bytes: [UInt8]
+    /// A table's rows that filled their own buffer (the JSON reader's), written after `bytes` as
+    /// they are rather than copied into them; empty otherwise.
+    public let storedRows: [UInt8]
 }

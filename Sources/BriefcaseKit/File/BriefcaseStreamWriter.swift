@@ -153,13 +153,21 @@ public struct BriefcaseStreamWriter<Output: BriefcaseStreamOutput> {
     public mutating func write(encoded: Result<EncodedBin2Element, BriefcaseError>, kind: ElementKind, name: ByteString) throws(BriefcaseError) {
         let count = count
         try append(kind, name) { output throws(BriefcaseError) in
-            let body = try encoded.get().bytes
-            guard kind == .table, body.count >= 5 else { return try output.append(body) }
-            // The first five bytes patched apart: changing the body in place would copy it whole
-            // (the caller still holds it).
-            var start = Array(body[0 ..< 5])
-            try Self.moveSchemaEnd(in: &start, by: count)
-            return try output.append(start) + output.append(body[5...])
+            let done = try encoded.get()
+            let body = done.bytes
+            var written: Int
+            if kind == .table, body.count >= 5 {
+                // The first five bytes patched apart: changing the body in place would copy it
+                // whole (the caller still holds it).
+                var start = Array(body[0 ..< 5])
+                try Self.moveSchemaEnd(in: &start, by: count)
+                written = try output.append(start) + output.append(body[5...])
+            } else {
+                written = try output.append(body)
+            }
+            // A table's rows kept apart come last, as they were.
+            if !done.storedRows.isEmpty { written += try output.append(done.storedRows) }
+            return written
         }
     }
 

@@ -8,7 +8,10 @@ import Darwin
 /// and pages already consumed can be handed back (`release(upTo:)`), so reading a large file
 /// front to back keeps only a window of it resident. The pages are backed by the file, so a
 /// released page that is touched again is simply read back from the page cache.
-public final class MappedFile {
+///
+/// `@unchecked Sendable`: the mapping is read-only, and `release(_:)` changes no state of the
+/// object (worker threads parsing ahead call it); `release(upTo:)` is the reading thread's.
+public final class MappedFile: @unchecked Sendable {
     /// The file's path.
     public let path: String
     /// The file's size in bytes.
@@ -44,10 +47,11 @@ public final class MappedFile {
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Lets the kernel drop the pages wholly inside `range` (read again from the file if touched
-    /// again): for a pass that reads ahead of the reader, such as the scan of a JSON document's
-    /// elements before they are parsed on several threads.
+    /// again): for passes that read ahead of the reader, such as the scan of a JSON document's
+    /// elements before they are parsed on several threads, and the threads that parse them. Safe
+    /// from any thread.
     public func release(_ range: Range<Int>) {
-        dropPages(from: max(range.lowerBound, released), to: range.upperBound)
+        dropPages(from: range.lowerBound, to: range.upperBound)
     }
 
     /// Drops the whole pages before `offset` from memory (they are read again if touched).

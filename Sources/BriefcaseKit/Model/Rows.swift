@@ -139,6 +139,14 @@ extension StoredElements {
 }
 
 extension Rows {
+    /// The buffer of rows kept as bytes read as `storages` say, when they fill it whole (rows
+    /// made by a `StoredRowsBuilder`; rows decoded from an element share its buffer with its head).
+    func wholeStoredBuffer(storages: [ValueStorage?]) -> [UInt8]? {
+        guard case .stored(let stored, _) = storage, stored.storages == storages, stored.first == 0,
+              stored.end == stored.bytes.count else { return nil }
+        return stored.bytes
+    }
+
     /// Rows kept as the bytes of `stored`.
     init(stored: StoredSpans) { self.init(stored: stored, decode: { $0.row($1) }) }
 }
