@@ -16,3 +16,12 @@ int briefcase_exchange_paths(const char *a, const char *b) {
     return -1;
 #endif
 }
+
+int briefcase_start_writeback(int fd, long long offset, long long count) {
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+    return sync_file_range(fd, (off_t)offset, (off_t)count, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd; (void)offset; (void)count;
+    return 0;
+#endif
+}

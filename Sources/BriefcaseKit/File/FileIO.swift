@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -88,7 +89,14 @@ public enum FileIO {
 /// the same directory (so the final rename is atomic), which is flushed to disk and renamed over
 /// the destination by `commit()`, or removed by `discard()`. Standard output ("-") is written
 /// directly.
+///
+/// On Linux the flush is begun as the file grows: every `writebackStride` bytes written, the
+/// kernel is asked to start writing the last stretch to disk (`sync_file_range`, without
+/// waiting), so the disk works while the conversion does and `commit()`'s `fsync` waits only for
+/// the end (→ json of 100 MB: the fsync took 53 ms of a 250 ms run when it had all to write).
 public struct AtomicOutput {
+    /// Bytes written between two requests to start writing them to disk.
+    static let writebackStride = 8 << 20
     /// The destination ("-" for standard output).
     public let path: String
     /// The file being written, until `commit` moves it to `path` (nil for standard output); a
@@ -96,6 +104,9 @@ public struct AtomicOutput {
     public let temporaryPath: String?
     private var fd: Int32
     private var finished = false
+    /// Bytes written (appended) so far, and how many of them the disk was asked to take.
+    private var written = 0
+    private(set) var writebackRequested = 0
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
     private var registration: Int?
 
@@ -141,11 +152,22 @@ public struct AtomicOutput {
             Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
         } ?? Array(bytes).withUnsafeBytes { Self.writeAll(fd, $0) }
         guard result else { throw FileIO.ioError("cannot write", displayName) }
+        wrote(bytes.count)
     }
 
     /// Writes bytes, all of them or an error.
     public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
         guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
+        wrote(buffer.count)
+    }
+
+    /// Counts `count` bytes appended; every `writebackStride` of them, asks the kernel to start
+    /// writing them to the temporary file's disk. Only a hint: an error here is `commit`'s to meet.
+    private mutating func wrote(_ count: Int) {
+        written += count
+        guard temporaryPath != nil, written - writebackRequested >= Self.writebackStride else { return }
+        _ = briefcase_start_writeback(fd, Int64(writebackRequested), Int64(written - writebackRequested))
+        writebackRequested = written
     }
 
     /// How errors name the output: standard output by that name, not "-".
@@ -168,6 +190,8 @@ public struct AtomicOutput {
         guard temporaryPath != nil, ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
             throw FileIO.ioError("cannot rewind the output", path)
         }
+        written = 0
+        writebackRequested = 0
     }
 
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {

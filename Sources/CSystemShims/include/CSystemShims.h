@@ -6,4 +6,9 @@
 /// (ENOSYS where the system has no such call).
 int briefcase_exchange_paths(const char *a, const char *b);
 
+/// Asks the kernel to start writing the file's dirty pages in `offset ..< offset + count` to disk,
+/// without waiting for them (Linux sync_file_range with SYNC_FILE_RANGE_WRITE; elsewhere nothing,
+/// returning 0). A hint: durability still takes fsync.
+int briefcase_start_writeback(int fd, long long offset, long long count);
+
 #endif
