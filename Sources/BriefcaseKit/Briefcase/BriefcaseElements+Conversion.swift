@@ -31,10 +31,12 @@ extension BriefcaseElements {
     /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time, while
     /// one worker reads and decodes the next ones (at most the largest element's size beyond the
     /// one taken): the first touches of that much memory cost more than working on elements at
-    /// once gains (→ json with two jobs, 1 GB, largest element 200 MB: 3.0–5.4 s ahead, 2.2–2.9 s
-    /// within, 1.5–1.9 s within with the next elements read meanwhile; 100 MB, largest 20 MB:
-    /// 186–253 ms ahead, 226–335 ms within).
-    public static let elementsAheadBudget = 256 << 20
+    /// once gains. → json with two jobs on this project's 2-core VM: 1 GB, largest element
+    /// 200 MB: 3.0–5.4 s ahead, 1.5–1.9 s within; 100 MB, largest 20 MB: 211–247 ms and 325–363 ms
+    /// of CPU ahead, 191–219 ms and 267–296 ms within; 50 MB and 30 MB (largest 10 and 6 MB): the
+    /// same time either way; 10 MB: ahead a few ms faster. (256 MiB before the next elements were
+    /// read meanwhile: then 100 MB was faster ahead.)
+    public static let elementsAheadBudget = 32 << 20
 
     /// Reads the briefcase into `sink`: decodes the elements in turn, one in memory at a time,
     /// in the order the sink asks for (`prepare(heads:)`; default: file order; an element may
