@@ -149,4 +149,33 @@ import Testing
             #expect(error.description == expected)
         }
     }
+
+    /// A table of few rows of large blobs (kept as bytes, as decoded) is cut by bytes, not by rows
+    /// (`JSONElementParts.bytesPerPart`): written in parts by several threads, its bytes are one
+    /// encoder's.
+    @Test(arguments: [2, 3])
+    func aTableOfFewLargeRowsIsWrittenInPartsAsAtOnce(jobs: Int) throws {
+        let fields = [FieldDescriptor(name: "ID", type: .integer), FieldDescriptor(name: "Data", type: .blob)]
+        let values = Table(name: "Blobs", fields: fields, rows: (0 ..< 40).map { r in
+            [.integer(Int64(r)), .blob(ByteString((0 ..< 100_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ r) }))]
+        })
+        let stored = try BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(values)]))).encode()
+        var warnings: [DecodingWarning] = []
+        guard case .table(let table) = try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0] else {
+            Issue.record("no table"); return
+        }
+        // 40 rows of 100 017 bytes (mask, integer, length, blob): 10 to a part of 1 MiB.
+        #expect(JSONElementParts.parts(of: table) == [0 ..< 10, 10 ..< 20, 20 ..< 30, 30 ..< 40])
+        func written(rowJobs: Int) throws -> [UInt8] {
+            var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+            encoder.rowJobs = rowJobs
+            try encoder.encodeBody(.table(table))
+            try encoder.writer.flush()
+            return encoder.writer.sink.bytes
+        }
+        var one = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
+        try one.encodeBody(.table(values))
+        try one.writer.flush()
+        #expect(try written(rowJobs: jobs) == one.writer.sink.bytes)
+    }
 }

@@ -55,6 +55,20 @@ import Testing
         #expect(try Bin2Encoder.encode(Bin2Stream(elements: [.table(table)])) == bytes)
     }
 
+    /// Parts for threads (`Rows.parts`): rows of 19, 5 and 17 bytes cut by bytes and by rows;
+    /// a row larger than the bytes allowed goes alone; rows as values are cut by rows only.
+    @Test func partsAreCutByBytesAndByRows() throws {
+        var (table, _) = try Self.table(Self.stream())
+        #expect(table.rows.parts(maximumRows: 10, maximumBytes: 24) == [0 ..< 2, 2 ..< 3])
+        #expect(table.rows.parts(maximumRows: 10, maximumBytes: 23) == [0 ..< 1, 1 ..< 3])
+        #expect(table.rows.parts(maximumRows: 10, maximumBytes: 10) == [0 ..< 1, 1 ..< 2, 2 ..< 3])
+        #expect(table.rows.parts(maximumRows: 2, maximumBytes: 1000) == [0 ..< 2, 2 ..< 3])
+        #expect(table.rows.parts(maximumRows: 10, maximumBytes: 1000) == [0 ..< 3])
+        table.rows[1][0] = .integer(7)  // values now
+        #expect(table.rows.parts(maximumRows: 2, maximumBytes: 1) == [0 ..< 2, 2 ..< 3])
+        #expect(Rows().parts(maximumRows: 2, maximumBytes: 1) == [])
+    }
+
     @Test func rowsReadAsOtherStoragesAreNotHandedOut() throws {
         let (table, _) = try Self.table(Self.stream())
         #expect(table.rows.withStoredBytes(storages: [.int32, .wideString, .float64]) { $0.count } == nil)

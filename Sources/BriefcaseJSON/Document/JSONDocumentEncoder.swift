@@ -104,9 +104,9 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
 
     mutating func encodeTable(_ table: Table) throws {
         encodeTableHead(table)
-        if rowJobs > 1, table.rows.count >= 2 * JSONElementParts.rowsPerPart {
+        if rowJobs > 1, case let ranges = JSONElementParts.parts(of: table), ranges.count >= 2 {
             let parts = JSONElementParts(codePage: codePage, chunks: encodedChunks)
-            try parts.streamRows(of: table, jobs: rowJobs) { encoded in
+            try parts.streamRows(of: table, ranges, jobs: rowJobs) { encoded in
                 for chunk in encoded.chunks { writer.writeThrough(chunk) }
                 parts.chunks.giveBack(encoded.chunks)
                 if !encoded.validUTF8 { emitter.noteInvalidUTF8() }

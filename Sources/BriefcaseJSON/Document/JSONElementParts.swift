@@ -18,9 +18,18 @@ struct JSONElementParts {
 
     /// Rows below which a part is not worth a thread: about 1 MB of JSON.
     static let rowsPerPart = 8192
+    /// Bytes of rows kept as bytes above which a part is cut all the same (rows of blobs or long
+    /// text: a few hundred of them can be a fifth of a briefcase).
+    static let bytesPerPart = 1 << 20
+
+    /// The ranges of `table`'s rows written as parts (`Rows.parts`): more than one when the table
+    /// is worth sharing among threads.
+    static func parts(of table: Table) -> [Range<Int>] {
+        table.rows.parts(maximumRows: rowsPerPart, maximumBytes: bytesPerPart)
+    }
 
     func encode(_ element: Element, jobs: Int) -> Result<EncodedJSONElement, BriefcaseError> {
-        guard case .table(let table) = element, jobs > 1, table.rows.count >= 2 * Self.rowsPerPart else {
+        guard case .table(let table) = element, jobs > 1, case let ranges = Self.parts(of: table), ranges.count >= 2 else {
             return part { encoder throws(BriefcaseError) in try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeBody(element) } }
         }
         // The head, the rows in ranges (`streamRows`), the end: their chunks one after another.
@@ -31,7 +40,7 @@ struct JSONElementParts {
         }
         do throws(BriefcaseError) {
             add(try part { encoder in encoder.encodeTableHead(table) }.get())
-            try streamRows(of: table, jobs: jobs, each: add)
+            try streamRows(of: table, ranges, jobs: jobs, each: add)
             add(try part { encoder in encoder.encodeTableEnd(table) }.get())
         } catch {
             chunks.giveBack(joined)
@@ -40,23 +49,21 @@ struct JSONElementParts {
         return .success(EncodedJSONElement(chunks: joined, validUTF8: validUTF8))
     }
 
-    /// The rows of `table`, in ranges of `rowsPerPart` encoded by `jobs` threads at most a few
+    /// The rows of `table`, in `ranges` (`parts(of:)`) encoded by `jobs` threads at most a few
     /// ranges ahead, each handed to `each` in order as soon as it is done (its chunks the
     /// taker's, to write and give back, or keep): the bytes `encodeRows` writes on one thread,
     /// with the first failing row's error, and memory for about `jobs` ranges of JSON in flight.
-    func streamRows(of table: Table, jobs: Int, each: (EncodedJSONElement) -> Void) throws(BriefcaseError) {
-        let count = table.rows.count, ranges = (count + Self.rowsPerPart - 1) / Self.rowsPerPart
-        let work = WorkDoneAhead<Result<EncodedJSONElement, BriefcaseError>>(sizes: Array(repeating: 1, count: ranges), jobs: jobs,
+    func streamRows(of table: Table, _ ranges: [Range<Int>], jobs: Int, each: (EncodedJSONElement) -> Void) throws(BriefcaseError) {
+        let work = WorkDoneAhead<Result<EncodedJSONElement, BriefcaseError>>(sizes: Array(repeating: 1, count: ranges.count), jobs: jobs,
                                                                             name: "briefcase json rows") { [self] in
             { k in
                 part { encoder throws(BriefcaseError) in
-                    let rows = k * Self.rowsPerPart ..< min(count, (k + 1) * Self.rowsPerPart)
-                    try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeRows(of: table, rows) }
+                    try JSONDocumentEncoder<ChunkSink>.typed { try encoder.encodeRows(of: table, ranges[k]) }
                 }
             }
         }
         defer { work.stop() }
-        for k in 0 ..< ranges { each(try work.take(k).get()) }
+        for k in ranges.indices { each(try work.take(k).get()) }
     }
 
     /// What `body` writes, in chunks, and whether its 8-bit text was valid UTF-8.

@@ -149,6 +149,29 @@ extension Rows {
 
     /// Rows kept as the bytes of `stored`.
     init(stored: StoredSpans) { self.init(stored: stored, decode: { $0.row($1) }) }
+
+    /// The rows cut into consecutive ranges, in order, covering them all: each of at most
+    /// `maximumRows` rows and — rows kept as bytes — at most `maximumBytes` of them (a row
+    /// larger than that alone). For work shared among threads: a table of a few hundred rows of
+    /// large blobs is as much work as one of many short rows, and is cut as finely.
+    public func parts(maximumRows: Int, maximumBytes: Int) -> [Range<Int>] {
+        let maximumRows = Swift.max(1, maximumRows)
+        guard case .stored(let stored, _) = storage else {
+            return stride(from: 0, to: count, by: maximumRows).map { $0 ..< Swift.min(count, $0 + maximumRows) }
+        }
+        /// Where row `i` ends in the buffer.
+        func rowEnd(_ i: Int) -> Int { i + 1 < stored.count ? stored.start(i + 1) : stored.end }
+        var parts: [Range<Int>] = []
+        var lower = 0
+        while lower < stored.count {
+            var upper = lower + 1  // a part takes at least one row
+            let limit = Swift.min(stored.count, lower + maximumRows)
+            while upper < limit && rowEnd(upper) - stored.start(lower) <= maximumBytes { upper += 1 }
+            parts.append(lower ..< upper)
+            lower = upper
+        }
+        return parts
+    }
 }
 
 extension Rows {
