@@ -120,21 +120,25 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0
-        let buffers = ByteArrayPool(capacityLimit: jobs * largest)
+        // As many kept as elements are usually in flight: the taker's and one per worker.
+        let buffers = ByteArrayPool(maximumKept: jobs + 1)
         self.buffers = buffers
         work = WorkDoneAhead(sizes: sizes, jobs: jobs, name: "briefcase element decoding") {
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
-                // A worker's own memory grows to the largest element at once (it is one array);
-                // the pool's fit each element, so those in flight hold what their elements need.
+                // Every array gets room for the largest element at once, so any serves any element;
+                // the pool's that already touched the most memory go to the largest. A small
+                // element gets memory of its own size: taking a pool's array, it would leave the
+                // next large one, read while it waits, without.
                 var spare: [UInt8] = []
-                if keepsBytes { spare = buffers.take(atLeast: sizes[n]) } else { swap(&spare, &own) }
+                let small = sizes[n] < largest / 8
+                if keepsBytes { spare = small ? [] : buffers.take(atLeast: sizes[n]) } else { swap(&spare, &own) }
                 defer { if !keepsBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
                     var product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare,
-                                                                  minimumCapacity: keepsBytes ? 0 : largest)
+                                                                  minimumCapacity: keepsBytes && small ? 0 : largest)
                     let prepared = prepare?(&product)
                     var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
                     if keepsBytes { decoded.buffer = spare }

@@ -113,12 +113,16 @@ public final class RandomAccessFile: @unchecked Sendable {
         free(probe)
     }
 
-    /// The bytes at `range` (clamped to the file), read into `spare`'s memory when nothing else
-    /// holds it any more (a conversion reads element after element: their memory is then mapped
-    /// once, not faulted in anew for each). `spare` keeps a reference for the next call; when
-    /// something still shares it, the array's copy-on-write gives fresh memory instead. When
-    /// `spare` is too small, the fresh array gets room for `minimumCapacity` bytes — the largest
-    /// element to come — so that it is allocated once, not again for each larger element.
+    /// The bytes at `range` (clamped to the file) at the start of `spare`'s memory when nothing
+    /// else holds it any more (a conversion reads element after element: their memory is then
+    /// mapped once, not faulted in anew for each). **The array may go on** past them with bytes of
+    /// no meaning — what an earlier, longer read left — so that its count only grows: its count is
+    /// then the memory touched, which `ByteArrayPool.take(atLeast:)` goes by (read within the
+    /// range's count, as the decoder's reader, bounded by the element, does). `spare` keeps a
+    /// reference for the next call; when something still shares it, the array's copy-on-write
+    /// gives fresh memory instead. When `spare` is too small, the fresh array gets room for
+    /// `minimumCapacity` bytes — the largest element to come — so that it is allocated once, not
+    /// again for each larger element.
     public func read(_ range: Range<Int>, reusing spare: inout [UInt8], minimumCapacity: Int = 0) throws(BriefcaseError) -> [UInt8] {
         let lower = max(0, min(range.lowerBound, size)), upper = max(lower, min(range.upperBound, size))
         let count = upper - lower
@@ -129,9 +133,7 @@ public final class RandomAccessFile: @unchecked Sendable {
             spare = bytes
             return bytes
         }
-        if bytes.count > count {
-            bytes.removeLast(bytes.count - count)
-        } else {
+        if bytes.count < count {
             // Only the growth is filled before being overwritten (in blocks: appending a
             // repeated element goes byte by byte).
             var missing = count - bytes.count

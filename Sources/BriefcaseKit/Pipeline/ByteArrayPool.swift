@@ -12,12 +12,12 @@ public final class ByteArrayPool: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [[UInt8]] = []
 
-    /// The most capacity the arrays kept may add up to (nil: no limit).
-    private let capacityLimit: Int?
+    /// The most arrays kept (nil: no limit).
+    private let maximumKept: Int?
 
-    /// An empty pool; `capacityLimit`: see `giveBack`.
-    public init(capacityLimit: Int? = nil) {
-        self.capacityLimit = capacityLimit
+    /// An empty pool; `maximumKept`: see `giveBack`.
+    public init(maximumKept: Int? = nil) {
+        self.maximumKept = maximumKept
     }
 
     /// One handed back as it was (its bytes and capacity), or an empty array.
@@ -27,32 +27,30 @@ public final class ByteArrayPool: @unchecked Sendable {
         return free.popLast() ?? []
     }
 
-    /// For arrays of many sizes (elements read ahead), one whose capacity fits `count` bytes:
-    /// the least of at least `count`, unless it is more than twice that (a large array taken for
-    /// a small element would hold the large one's memory for it); else the largest one too small
-    /// (whoever fills it replaces its memory, so the pool does not grow by one more); else an
-    /// empty array.
+    /// For arrays whose count is the memory they touched (elements read into them, each at the
+    /// start, the count only growing: `RandomAccessFile.read(_:reusing:)`): one already holding
+    /// `count` bytes — the one of least count that does, so that the larger stay for larger
+    /// elements — else the one of largest count (the least memory touched anew), else an empty one.
     public func take(atLeast count: Int) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
-        let fitting = free.indices.filter { free[$0].capacity >= count }
-        if let best = fitting.min(by: { free[$0].capacity < free[$1].capacity }) {
-            return free[best].capacity <= 2 * count ? free.remove(at: best) : []
-        }
-        guard let largest = free.indices.max(by: { free[$0].capacity < free[$1].capacity }) else { return [] }
-        return free.remove(at: largest)
+        let holding = free.indices.filter { free[$0].count >= count }
+        guard let chosen = holding.min(by: { free[$0].count < free[$1].count })
+                ?? free.indices.max(by: { free[$0].count < free[$1].count }) else { return [] }
+        return free.remove(at: chosen)
     }
 
-    /// Keeps `array` for a later `take()` (an array without memory is not kept). With a
-    /// `capacityLimit`, the smallest arrays kept are let go while they hold more than that.
+    /// Keeps `array` for a later `take()` (an array without memory is not kept). With
+    /// `maximumKept`, one more than that lets the one of least count go (the least memory
+    /// touched): arrays in flight beyond the usual (elements read far ahead past small ones) are
+    /// not all kept, each one's memory resident for good once a large element has filled it.
     public func giveBack(_ array: [UInt8]) {
         guard array.capacity > 0 else { return }
         lock.lock()
         defer { lock.unlock() }
         free.append(array)
-        guard let capacityLimit else { return }
-        free.sort { $0.capacity > $1.capacity }
-        var kept = 0
-        free = free.prefix { kept += $0.capacity; return kept <= capacityLimit }.map { $0 }
+        guard let maximumKept, free.count > maximumKept,
+              let least = free.indices.min(by: { free[$0].count < free[$1].count }) else { return }
+        free.remove(at: least)
     }
 }

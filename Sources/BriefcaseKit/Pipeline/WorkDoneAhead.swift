@@ -34,6 +34,10 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     private var taker = 0
     private var stopped = false
     private var runningWorkers: Int
+    /// What makes the workers' functions, let go by `stop()`: what they captured (an element
+    /// whose buffer is handed back to be read into again) must not outlive the work, or that
+    /// buffer, still shared, would be copied on its next write.
+    private var workerMaker: (() -> (_ n: Int) -> Output)?
 
     /// Starts `min(jobs, sizes.count)` threads named `name`.
     public init(sizes: [Int], jobs: Int, name: String, makeWorker: @escaping MakeWorker) {
@@ -44,8 +48,9 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
         maximumAhead = max(1, jobs) * 16
         slots = Array(repeating: nil, count: maximumAhead + 1)
         runningWorkers = min(max(1, jobs), count)
+        workerMaker = makeWorker
         for _ in 0 ..< runningWorkers {
-            let worker = Thread { [self] in work(makeWorker()) }
+            let worker = Thread { [self] in work() }
             worker.name = name
             worker.start()
         }
@@ -84,11 +89,27 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
         condition.broadcast()
         while runningWorkers > 0 { condition.wait() }
         slots = []
+        workerMaker = nil
     }
 
     /// One worker: takes up the next item when it may, works on it unlocked, puts it in its slot.
+    /// Its function is let go before the worker counts itself out (`stop()` returns then).
+    private func work() {
+        do {
+            condition.lock()
+            let make = workerMaker
+            condition.unlock()
+            if let make { work(make()) }
+        }
+        condition.lock()
+        runningWorkers -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     private func work(_ function: (Int) -> Output) {
         condition.lock()
+        defer { condition.unlock() }
         while true {
             while !stopped && nextToDo < count && !mayDo(nextToDo) { condition.wait() }
             guard !stopped && nextToDo < count else { break }
@@ -100,8 +121,5 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
             if !stopped { slots[n % slots.count] = output }
             condition.broadcast()
         }
-        runningWorkers -= 1
-        condition.broadcast()
-        condition.unlock()
     }
 }
