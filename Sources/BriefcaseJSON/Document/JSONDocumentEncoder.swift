@@ -106,11 +106,7 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
         encodeTableHead(table)
         if rowJobs > 1, case let ranges = JSONElementParts.parts(of: table), ranges.count >= 2 {
             let parts = JSONElementParts(codePage: codePage, chunks: encodedChunks)
-            try parts.streamRows(of: table, ranges, jobs: rowJobs) { encoded in
-                for chunk in encoded.chunks { writer.writeThrough(chunk) }
-                parts.chunks.giveBack(encoded.chunks)
-                if !encoded.validUTF8 { emitter.noteInvalidUTF8() }
-            }
+            try parts.streamRows(of: table, ranges, jobs: rowJobs) { writeEncoded($0) }
         } else {
             try encodeRows(of: table, table.rows.indices)
         }
@@ -121,6 +117,14 @@ public struct JSONDocumentEncoder<Sink: ByteSink> {
     /// order as each is done (`JSONElementParts.streamRows`): for elements that come one at a time
     /// on one thread. 1: the rows are written on the caller's thread.
     public var rowJobs = 1
+
+    /// Writes JSON encoded on another thread (an element, or a range of a table's rows), gives its
+    /// chunks back for more, and notes invalid UTF-8 in it as if written here.
+    mutating func writeEncoded(_ encoded: EncodedJSONElement) {
+        for chunk in encoded.chunks { writer.writeThrough(chunk) }
+        encodedChunks.giveBack(encoded.chunks)
+        if !encoded.validUTF8 { emitter.noteInvalidUTF8() }
+    }
 
     /// A table's object up to its first row.
     mutating func encodeTableHead(_ table: Table) {
@@ -348,10 +352,7 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
         writeSeparator()
-        let bytes = try encoded.get()
-        for chunk in bytes.chunks { writer.writeThrough(chunk) }
-        encodedChunks.giveBack(bytes.chunks)
-        if !bytes.validUTF8 { emitter.noteInvalidUTF8() }
+        writeEncoded(try encoded.get())
     }
 
     /// Every 8-bit string is checked as it is written as UTF-8: the answer for the code page

@@ -12,23 +12,25 @@ public enum Bin2Encoder {
     /// which moves its schema end to where it lands. A table's rows that are the whole of their
     /// own buffer (the JSON reader's, `StoredRowsBuilder`) are kept apart, not copied.
     public static func encodeAhead(_ element: Element, into memory: [UInt8]) throws(BriefcaseError) -> EncodedBin2Element {
-        var writer = ByteWriter(reusing: memory, capacity: estimatedSize(of: element))
-        var rowsApart: [UInt8]?
+        var rowsApart: [UInt8] = []
+        if case .table(let table) = element, let whole = table.rows.wholeStoredBuffer(storages: table.fields.map(\.type.storage)) {
+            rowsApart = whole
+        }
+        var writer = ByteWriter(reusing: memory, capacity: estimatedSize(of: element) - rowsApart.count)
         switch element {
-        case .table(let table): rowsApart = try encodeTable(table, into: &writer, at: 0, keepingWholeStoredRowsApart: true)
+        case .table(let table): try encodeTable(table, into: &writer, at: 0, rowsWrittenApart: !rowsApart.isEmpty)
         case .delta(let delta): try encodeDelta(delta, into: &writer)
         }
-        return EncodedBin2Element(bytes: writer.bytes, storedRows: rowsApart ?? [])
+        return EncodedBin2Element(bytes: writer.bytes, storedRows: rowsApart)
     }
 
     /// Appends the body of `table`, which starts at `position` in its file: the schema-end
     /// position written in it is absolute in the file, as Data Abstract for .NET writes it.
-    /// With `keepingWholeStoredRowsApart`, rows kept as bytes that fill their whole buffer are
-    /// not appended but returned, to be written after the rest as they are: copying them would
-    /// take as much memory again, for as long as the body waits (an element parsed ahead).
-    @discardableResult
+    /// With `rowsWrittenApart`, the rows (kept as bytes that fill their whole buffer) are left
+    /// out, to be written after the rest as they are: copying them would take as much memory
+    /// again, for as long as the body waits (an element parsed ahead).
     static func encodeTable(_ table: Table, into writer: inout ByteWriter, at position: Int,
-                            keepingWholeStoredRowsApart: Bool = false) throws(BriefcaseError) -> [UInt8]? {
+                            rowsWrittenApart: Bool = false) throws(BriefcaseError) {
         // Every table written comes here: what the reader would refuse
         // (`Bin2Stream.maximumRowsWithoutFields`) is not written.
         guard !table.fields.isEmpty || table.rows.count <= Bin2Stream.maximumRowsWithoutFields else {
@@ -55,8 +57,7 @@ public enum Bin2Encoder {
         }
         // Rows kept as the bytes they were decoded from, each of which read cleanly (no set
         // padding bit, every value of its column's storage), are the bytes writing them gives.
-        if keepingWholeStoredRowsApart, let whole = table.rows.wholeStoredBuffer(storages: storages) { return whole }
-        if table.rows.withStoredBytes(storages: storages, { writer.writeBytes($0) }) != nil { return nil }
+        if rowsWrittenApart || table.rows.withStoredBytes(storages: storages, { writer.writeBytes($0) }) != nil { return }
         let maskSize = (table.fields.count + 7) / 8
         var mask = [UInt8](repeating: 0, count: maskSize)
         for (rowIndex, row) in table.rows.enumerated() {
@@ -82,7 +83,6 @@ public enum Bin2Encoder {
                 }
             }
         }
-        return nil
     }
 
     /// About the bytes `element` takes with its index entry (exact for rows, close for the
