@@ -300,7 +300,8 @@ struct Generator {
             summary.largestElement = max(summary.largestElement, try add(.table(table)))
         }
         try writer.finish()
-        writer.output.close()
+        var file = writer.output  // (the writer is done with it)
+        file.close()
         return summary
     }
 

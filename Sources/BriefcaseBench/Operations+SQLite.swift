@@ -15,6 +15,7 @@ enum SQLiteBench {
     static func fromSQLite(_ database: String, _ path: String) throws {
         var sink = BinarySink(output: FileSink(path: path), container: .dabriefcase)
         try SQLiteSource(path: database).read(into: &sink)
-        sink.output.close()
+        var file = sink.output  // (the sink is done with it)
+        file.close()
     }
 }

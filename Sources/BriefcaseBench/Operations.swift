@@ -9,18 +9,16 @@ import Foundation
 
 extension FileSink: ResettableByteSink {}
 
-/// The generator and json → dabriefcase write briefcases into a plain file through the library's
-/// stream writer: appended with write(2), the index position patched with pwrite(2).
+/// The generator and json → dabriefcase write briefcases through the library's stream writer:
+/// appended, the index position patched in place (`AtomicOutput.overwrite`).
 extension FileSink: BriefcaseStreamOutput {
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) { write(bytes) }
 
     mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
-        guard pwrite(fd, bytes.baseAddress!, bytes.count, off_t(offset)) == bytes.count else { System.fail("cannot write \(path)") }
+        try output.overwrite(bytes, at: offset)
     }
 
-    mutating func reset() throws(BriefcaseError) {
-        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { System.fail("cannot rewind \(path)") }
-    }
+    mutating func reset() throws(BriefcaseError) { try output.reset() }
 }
 
 /// The measured operations. Each runs in its own child process (`briefcase-bench measure …`), so
@@ -233,8 +231,8 @@ enum Measure {
             let path = output + ".daBriefcase"
             cpuStart = System.cpuTime(); start = System.now()
             guard let mapped = try MappedFile(path: json) else { System.fail("from-json: \(json) is not a regular file") }
-            // The CLI's path (mapped input, `JSONStreamConversion`) into a plain file: written with
-            // write(2), the index position patched with pwrite(2), not fsync'd, like the other outputs.
+            // The CLI's path (mapped input, `JSONStreamConversion`) into a file written as the CLI
+            // writes it (`FileSink`: write-behind, fsync, rename).
             var file = FileSink(path: path)
             try JSONStreamConversion.convert(mapped.bytes, to: &file, as: .dabriefcase, jobs: jobs,
                                              consumed: { mapped.release(upTo: $0) }, scanned: { mapped.release($0) })
@@ -254,7 +252,7 @@ enum Measure {
             // takes for a binary input): one table in memory at a time, mapped and written as it goes.
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-            let result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil, jobs: jobs)
+            var result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil, jobs: jobs)
             result.sink.close()
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "snapshot \(System.fileSize(path)) bytes, encoding \(result.report.codePage.name), \(result.summary.limitViolations.count) datastore limits broken, \(result.summary.warnings.count) warnings" }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BriefcaseKit
 import JSONCore
 import Foundation
 
@@ -105,30 +106,26 @@ enum System {
     }
 }
 
-/// A `ByteSink` into a plain file (write(2), no fsync: the figures are about the code, not the disk).
+/// A `ByteSink` into a file as `briefcase convert` writes one (`AtomicOutput`: a temporary file
+/// written behind to disk as it grows, fsync'd and renamed into place by `close()`), so that the
+/// figures are the CLI's, disk included.
 struct FileSink {
-    let fd: Int32
+    var output: AtomicOutput
     let path: String
 
     init(path: String) {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { System.fail("cannot create \(path): \(String(cString: strerror(errno)))") }
+        do { output = try AtomicOutput(path: path) } catch { System.fail("cannot create \(path): \(error)") }
     }
 
-    func write(_ buffer: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                System.fail("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
+    mutating func write(_ buffer: UnsafeRawBufferPointer) {
+        do { try output.write(buffer) } catch { System.fail("\(error)") }
     }
 
-    func close() { _ = Glibc.close(fd) }
+    /// Flushes the file to disk and puts it in its place.
+    mutating func close() {
+        do { try output.commit() } catch { System.fail("\(error)") }
+    }
 }
 
 /// Sizes like `10MB`, `1GB`, `512KB`, `300000000` (decimal units: 1 MB = 10^6 bytes).

@@ -112,10 +112,9 @@ case "make-json":
     do {
         var warnings: [DecodingWarning] = []
         let document = try BriefcaseDocument.decode(try FileIO.read(input), as: .dabriefcase, warnings: &warnings)
-        let sink = FileSink(path: output)
-        var encoder = JSONDocumentEncoder(sink: sink, codePage: CodePage.detect(in: document.file).codePage)
+        var encoder = JSONDocumentEncoder(sink: FileSink(path: output), codePage: CodePage.detect(in: document.file).codePage)
         try encoder.encode(document)
-        sink.close()
+        encoder.writer.sink.close()
     } catch {
         System.fail("make-json: \(error)")
     }

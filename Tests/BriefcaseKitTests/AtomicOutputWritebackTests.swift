@@ -4,8 +4,8 @@ import Testing
 @testable import BriefcaseKit
 
 /// `AtomicOutput` asks the kernel to start writing its temporary file to disk as it grows (every
-/// `writebackStride` bytes), so that `commit()`'s fsync waits only for the end; the file's bytes
-/// are what was written.
+/// `writebackStride` bytes), so that `commit()`'s fsync waits only for the end, and lets the page
+/// cache drop what is on disk two strides back; the file's bytes are what was written.
 struct AtomicOutputWritebackTests {
     @Test func everyStrideWrittenIsHandedToTheDiskAndTheFileIsWhatWasWritten() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("writeback-\(UUID().uuidString)").path
@@ -23,6 +23,61 @@ struct AtomicOutputWritebackTests {
         #expect(try FileIO.read(path) == expected)
     }
 
+    /// After 4½ strides, the first two are on disk and gone from the page cache (what `mincore`
+    /// sees of the file mapped), while the last stride written is still there; the file is whole.
+    @Test func whatIsOnDiskTwoStridesBackLeavesThePageCache() throws {
+        let directory = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
+        let stride = AtomicOutput.writebackStride
+        let path = directory + "/writeback-drop-\(UUID().uuidString)"
+        defer { unlink(path) }
+        var output = try AtomicOutput(path: path)
+        let piece = (0 ..< stride / 2).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for _ in 0 ..< 9 { try piece.withUnsafeBytes { try output.write($0) } }
+        #expect(output.writebackRequested == 4 * stride)
+        #expect(output.settled == 2 * stride)
+        #if os(Linux)
+        // tmpfs keeps every page in memory whatever it is told: there only the counts are checked.
+        if try fileSystemType(of: directory) != "tmpfs", let temporaryPath = output.temporaryPath {
+            let resident = try residentPages(temporaryPath, length: 9 * stride / 2)
+            let pages = stride / Int(getpagesize())
+            #expect(resident[0 ..< 2 * pages].allSatisfy { !$0 }, "settled pages stay cached")
+            #expect(resident[(4 * pages)...].allSatisfy { $0 }, "the last pages written are not cached")
+        }
+        #endif
+        try output.commit()
+        let written = try FileIO.read(path)
+        #expect(written.count == 9 * piece.count)
+        #expect(written[(8 * piece.count)...].elementsEqual(piece))
+    }
+
+    /// The type of the file system `directory` lies on: that of the longest mount point above it.
+    private func fileSystemType(of directory: String) throws -> String {
+        let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
+        var best = (point: "", type: "")
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2 else { continue }
+            let point = String(fields[1])
+            let above = point == "/" || directory == point || directory.hasPrefix(point + "/")
+            if above, point.count > best.point.count { best = (point, String(fields[2])) }
+        }
+        return best.type
+    }
+
+    /// Which pages of the file at `path` are in the page cache.
+    private func residentPages(_ path: String, length: Int) throws -> [Bool] {
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0)
+        try #require(address != MAP_FAILED)
+        defer { munmap(address, length) }
+        let pageSize = Int(getpagesize())
+        var flags = [UInt8](repeating: 0, count: (length + pageSize - 1) / pageSize)
+        try #require(mincore(address, length, &flags) == 0)
+        return flags.map { $0 & 1 != 0 }
+    }
+
     /// Starting over (a code page restart) starts the count again.
     @Test func aResetStartsTheCountAgain() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("writeback-reset-\(UUID().uuidString)").path
@@ -32,6 +87,7 @@ struct AtomicOutputWritebackTests {
         #expect(output.writebackRequested == AtomicOutput.writebackStride + 5)
         try output.reset()
         #expect(output.writebackRequested == 0)
+        #expect(output.settled == 0)
         try output.write([UInt8](repeating: 2, count: 10))
         try output.commit()
         #expect(try FileIO.read(path) == [UInt8](repeating: 2, count: 10))
@@ -44,8 +100,12 @@ struct AtomicOutputWritebackTests {
         errno = 0
         #expect(briefcase_start_writeback(-1, 0, 4096) == -1)
         #expect(errno == EBADF)
+        errno = 0
+        #expect(briefcase_settle_written(-1, 0, 4096) == -1)
+        #expect(errno == EBADF)
         #else
         #expect(briefcase_start_writeback(-1, 0, 4096) == 0)
+        #expect(briefcase_settle_written(-1, 0, 4096) == 0)
         #endif
     }
 }
