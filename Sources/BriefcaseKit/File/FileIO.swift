@@ -99,8 +99,9 @@ public enum FileIO {
 /// conversion of gigabytes holds about two strides of its output in memory, not all of it, and
 /// does not push the user's other files out of the cache; and its writes land in pages the kernel
 /// just freed, not in fresh ones — on a VM whose host takes back free memory, a fresh page costs
-/// a host fault, and writing 1.3 GB went from 2.8–3.7 s to 0.4–0.6 s. An error in that writing
-/// is kept and thrown by `commit()` (the kernel reports it once: `fsync` might not again).
+/// a host fault, and writing 1.3 GB went from 2.8–3.7 s to 0.4–0.6 s. Those calls are made on a
+/// thread of the output's own (`WriteBehind`), not the writer's. An error in that writing is kept
+/// and thrown by `commit()` (the kernel reports it once: `fsync` might not again).
 public struct AtomicOutput {
     /// Bytes written between two requests to start writing them to disk.
     static let writebackStride = 8 << 20
@@ -114,12 +115,8 @@ public struct AtomicOutput {
     /// Bytes written (appended) so far, and how many of them the disk was asked to take.
     private var written = 0
     private(set) var writebackRequested = 0
-    /// Where the last request to the disk began; the bytes before `settled` are on disk and were
-    /// let go from the page cache.
-    private var lastRequestStart = 0
-    private(set) var settled = 0
-    /// The first error the disk reported while writing behind (an errno), for `commit()`.
-    private var writebackFailure: Int32?
+    /// Hands the disk what is written, from the first stride on (`WriteBehind`).
+    private(set) var writeBehind: WriteBehind?
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
     private var registration: Int?
 
@@ -174,22 +171,20 @@ public struct AtomicOutput {
         wrote(buffer.count)
     }
 
-    /// Counts `count` bytes appended; every `writebackStride` of them, asks the kernel to start
-    /// writing them to the temporary file's disk (a hint: an error there is `commit`'s to meet),
-    /// and settles what the request before this one asked for.
+    /// Counts `count` bytes appended; every `writebackStride` of them, hands them to the disk
+    /// (`WriteBehind`, started at the first stride).
     private mutating func wrote(_ count: Int) {
         written += count
         guard temporaryPath != nil, written - writebackRequested >= Self.writebackStride else { return }
-        let start = writebackRequested
-        _ = briefcase_start_writeback(fd, Int64(start), Int64(written - start))
+        if writeBehind == nil { writeBehind = WriteBehind(fd: fd) }
+        writeBehind?.request(upTo: written)
         writebackRequested = written
-        if lastRequestStart > settled {
-            if briefcase_settle_written(fd, Int64(settled), Int64(lastRequestStart - settled)) != 0, writebackFailure == nil {
-                writebackFailure = errno
-            }
-            settled = lastRequestStart
-        }
-        lastRequestStart = start
+    }
+
+    /// Ends the write-behind (its thread done with the descriptor) and returns its first error.
+    private mutating func endWriteBehind() -> Int32? {
+        defer { writeBehind = nil }
+        return writeBehind?.finish()
     }
 
     /// How errors name the output: standard output by that name, not "-".
@@ -209,14 +204,12 @@ public struct AtomicOutput {
 
     /// Empties the temporary file, to write it again from the start.
     public mutating func reset() throws(BriefcaseError) {
+        _ = endWriteBehind()  // (an error in bytes now gone does not matter)
         guard temporaryPath != nil, ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
             throw FileIO.ioError("cannot rewind the output", path)
         }
         written = 0
         writebackRequested = 0
-        lastRequestStart = 0
-        settled = 0
-        writebackFailure = nil  // (of bytes now gone)
     }
 
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
@@ -235,8 +228,8 @@ public struct AtomicOutput {
     /// Flushes and moves the finished file into place.
     public mutating func commit() throws(BriefcaseError) {
         guard let temporaryPath else { finished = true; return }
-        if let writebackFailure {
-            errno = writebackFailure
+        if let failure = endWriteBehind() {
+            errno = failure
             throw FileIO.ioError("cannot write", path)
         }
         guard fsync(fd) == 0 || errno == EINVAL else { throw FileIO.ioError("cannot flush", path) }
@@ -261,6 +254,7 @@ public struct AtomicOutput {
     /// Removes the temporary file (after a failure).
     public mutating func discard() {
         guard !finished, let temporaryPath else { return }
+        _ = endWriteBehind()
         close(fd)
         unlink(temporaryPath)
         if let registration { TemporaryPaths.unregister(registration) }
