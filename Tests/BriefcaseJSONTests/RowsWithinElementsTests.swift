@@ -28,11 +28,12 @@ struct RowsWithinElementsTests {
         return path
     }
 
-    static func json(_ path: String, jobs: Int, aheadBudget: Int) throws -> (bytes: [UInt8], rowJobs: Int) {
+    /// The document, the jobs its rows got, and whether the elements were decoded from the file mapped.
+    static func json(_ path: String, jobs: Int, aheadBudget: Int) throws -> (bytes: [UInt8], rowJobs: Int, mapped: Bool) {
         var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
-        _ = try BriefcaseElements.open(path, as: .dabriefcase).read(into: &encoder, encoding: nil, skipDamaged: false,
-                                                                    jobs: jobs, aheadBudget: aheadBudget)
-        return (encoder.writer.sink.bytes, encoder.rowJobs)
+        let elements = try BriefcaseElements.open(path, as: .dabriefcase)
+        _ = try elements.read(into: &encoder, encoding: nil, skipDamaged: false, jobs: jobs, aheadBudget: aheadBudget)
+        return (encoder.writer.sink.bytes, encoder.rowJobs, elements.elements[0].fileIsMapped)
     }
 
     @Test(arguments: [2, 3])
@@ -41,11 +42,14 @@ struct RowsWithinElementsTests {
         defer { unlink(path) }
         let one = try Self.json(path, jobs: 1, aheadBudget: BriefcaseElements.elementsAheadBudget)
         #expect(one.rowJobs == 1)
+        #expect(!one.mapped)
         let within = try Self.json(path, jobs: jobs, aheadBudget: 0)
         #expect(within.rowJobs == jobs, "elements one at a time, the jobs within them")
+        #expect(within.mapped, "elements one at a time are decoded from the file mapped")
         #expect(within.bytes == one.bytes)
         let ahead = try Self.json(path, jobs: jobs, aheadBudget: BriefcaseElements.elementsAheadBudget)
         #expect(ahead.rowJobs == 1, "elements encoded ahead")
+        #expect(!ahead.mapped)
         #expect(ahead.bytes == one.bytes)
         // And the document reads back as the briefcase, byte for byte (not only one job against another).
         #expect(try JSONDocumentDecoder().decode(within.bytes).encode() == FileIO.read(path))

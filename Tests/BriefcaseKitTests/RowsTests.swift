@@ -143,7 +143,7 @@ private struct CountingVisitor: RowVisitor {
     var rows = 0, values = 0, nulls = 0
     func beginRow(at position: Int, fieldCount: Int) {}
     mutating func null(_ row: inout Void) { nulls += 1 }
-    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
         values += 1
     }
     mutating func scalar(_ value: Value, _ row: inout Void) { values += 1 }

@@ -59,7 +59,7 @@ struct JSONRowVisitor: RowVisitor {
     }
 
     @inline(__always)
-    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout Void) {
         let value = UnsafeBufferPointer(start: base + start, count: count)
         switch storage {
@@ -69,7 +69,7 @@ struct JSONRowVisitor: RowVisitor {
         case .ansiString:
             // Decoded through the code page, whose UTF-8 size is not known before.
             var text: [UInt8] = []
-            emitter.writeAnsi(ByteString(array, range: start ..< start &+ count), to: &text)
+            emitter.writeAnsi(source.byteString(start ..< start &+ count), to: &text)
             room(text.count)
             text.withUnsafeBufferPointer { (d + o).update(from: $0.baseAddress!, count: $0.count) }
             o &+= text.count

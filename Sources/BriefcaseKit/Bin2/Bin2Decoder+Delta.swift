@@ -21,7 +21,7 @@ extension Bin2Decoder {
         // A change the checking reader read (set padding bits: a warning) is kept with its values;
         // its other list, read cleanly, is read from the element's bytes (`region`).
         var checked: [Int: DeltaChange] = [:]
-        let region = StoredSpans(bytes: bytes, first: first, end: reader.endIndex - reader.base, starts: [], storages: storages)
+        let region = StoredSpans(source: source, first: first, end: reader.endIndex - reader.base, starts: [], storages: storages)
         try decodeChanges(&reader, count: changeCount) { (decoder: inout Bin2Decoder, reader: inout ByteReader, index) throws(BriefcaseError) in
             starts.append(UInt32(truncatingIfNeeded: reader.readerIndex - reader.base - first))
             let change = try decoder.decodeChangeHead(&reader)
@@ -38,7 +38,7 @@ extension Bin2Decoder {
                                              newValues: new ?? region.values(at: &newStart, setBitIsValue: true))
             }
         }
-        let spans = StoredSpans(bytes: bytes, first: first, end: reader.readerIndex - reader.base, starts: starts, storages: storages)
+        let spans = StoredSpans(source: source, first: first, end: reader.readerIndex - reader.base, starts: starts, storages: storages)
         if checked.isEmpty {
             delta.changes = Changes(stored: spans)
         } else {
@@ -125,7 +125,7 @@ private struct CheckedValues: RowVisitor {
     private var checked: [Value?]?
     func beginRow(at position: Int, fieldCount: Int) {}
     func null(_ row: inout Void) {}
-    func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {}
+    func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {}
     func scalar(_ value: Value, _ row: inout Void) {}
     func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) {}
     func endRow(_ row: consuming Void) {}
@@ -158,10 +158,10 @@ extension StoredSpans {
     func changeHead(at position: inout Int) -> (type: ChangeType, recordID: Int32, status: ChangeStatus, message: ByteString) {
         func int32() -> Int32 {
             defer { position += 4 }
-            return bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: Int32.self)) }
+            return source.withUnsafeBufferPointer { Int32(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(fromByteOffset: position, as: Int32.self)) }
         }
         let type = int32(), recordID = int32(), status = int32(), length = Int(int32())
         defer { position += length }
-        return (ChangeType(rawValue: type), recordID, ChangeStatus(rawValue: status), ByteString(bytes, range: position ..< position + length))
+        return (ChangeType(rawValue: type), recordID, ChangeStatus(rawValue: status), source.byteString(position ..< position + length))
     }
 }

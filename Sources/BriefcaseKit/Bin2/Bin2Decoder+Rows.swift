@@ -13,8 +13,9 @@ public protocol RowVisitor {
     mutating func beginRow(at position: Int, fieldCount: Int) -> RowState
     /// A NULL.
     mutating func null(_ row: inout RowState)
-    /// A string, blob or GUID: `count` bytes at index `start` of `array`, whose storage `base` is.
-    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+    /// A string, blob or GUID: `count` bytes at index `start` of `source`, whose bytes start at
+    /// `base` (`source.byteString(_:)` makes a value of them that outlives the call).
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout RowState)
     /// Any value of a fixed size but a decimal (which the model boxes).
     mutating func scalar(_ value: Value, _ row: inout RowState)
@@ -26,7 +27,8 @@ public protocol RowVisitor {
     mutating func checkedRow(_ values: [Value?], at position: Int)
 }
 
-/// A visitor that makes the model's `Row`s (values are slices of the buffer): what it does with
+/// A visitor that makes the model's `Row`s (values are slices of an array, or copies out of a
+/// mapped file: `ByteSource.byteString`): what it does with
 /// each row read is its own (`endRow`, `checkedRow`).
 protocol ModelRowVisitor: RowVisitor where RowState == Row {}
 
@@ -37,9 +39,9 @@ extension ModelRowVisitor {
         return row
     }
     @inline(__always) func null(_ row: inout Row) { row.append(nil) }
-    @inline(__always) func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+    @inline(__always) func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                                  _ row: inout Row) {
-        let string = ByteString(array, range: start ..< start &+ count)
+        let string = source.byteString(start ..< start &+ count)
         switch storage {
         case .ansiString: row.append(.ansiString(string))
         case .wideString: row.append(.wideString(string))
@@ -82,11 +84,11 @@ extension Bin2Decoder {
             // As many rows as read cleanly, straight from the buffer; a row that does not (a
             // value past the end, a bad length, an unknown type, set padding bits) is read
             // again by the checking reader below, which throws or warns exactly as it always did.
-            let position = reader.bytes.withUnsafeBufferPointer { buffer in
+            let position = reader.source.withUnsafeBufferPointer { buffer in
                 var position = reader.readerIndex - reader.base
                 let end = reader.endIndex - reader.base
                 while rowIndex < rowCount,
-                      Self.fastRow(buffer, reader.bytes, position: &position, end: end, storages: storages, into: &visitor) {
+                      Self.fastRow(buffer, reader.source, position: &position, end: end, storages: storages, into: &visitor) {
                     rowIndex += 1
                 }
                 return position
@@ -106,9 +108,9 @@ extension Bin2Decoder {
     mutating func readChangeValues<Visitor: RowVisitor>(_ reader: inout ByteReader, _ fields: [LoggedField], storages: [ValueStorage?],
                                                         mask what: @autoclosure () -> String, element: ByteString,
                                                         into visitor: inout Visitor) throws(BriefcaseError) {
-        let read = reader.bytes.withUnsafeBufferPointer { buffer in
+        let read = reader.source.withUnsafeBufferPointer { buffer in
             var position = reader.readerIndex - reader.base
-            guard Self.fastRow(buffer, reader.bytes, position: &position, end: reader.endIndex - reader.base, storages: storages,
+            guard Self.fastRow(buffer, reader.source, position: &position, end: reader.endIndex - reader.base, storages: storages,
                                setBitIsValue: true, into: &visitor) else { return false }
             reader.readerIndex = position + reader.base
             return true
@@ -131,7 +133,7 @@ extension Bin2Decoder {
     /// the row's state dropped — when anything about it is not plainly valid: then the checking reader
     /// reads it and says what is wrong. Values are read as `readValue` reads them.
     @inlinable @inline(__always) @usableFromInline
-    static func fastRow<Visitor: RowVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, _ array: [UInt8], position: inout Int, end: Int,
+    static func fastRow<Visitor: RowVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, _ source: ByteSource, position: inout Int, end: Int,
                                              storages: [ValueStorage?], setBitIsValue: Bool = false,
                                              into visitor: inout Visitor) -> Bool {
         let fieldCount = storages.count
@@ -166,10 +168,10 @@ extension Bin2Decoder {
             switch storages[column] {
             case .ansiString?, .wideString?, .blob?:
                 guard let (start, count) = lengthPrefixed() else { read = false; break }
-                visitor.bytes(storages[column]!, array, start: start, count: count, base: base, &row); read = true
+                visitor.bytes(storages[column]!, source, start: start, count: count, base: base, &row); read = true
             case .guid?:
                 guard let start = span(36) else { read = false; break }
-                visitor.bytes(.guid, array, start: start, count: 36, base: base, &row); read = true
+                visitor.bytes(.guid, source, start: start, count: 36, base: base, &row); read = true
             case .int32?:
                 guard let x = load(Int32.self) else { read = false; break }
                 visitor.scalar(.integer(Int64(x)), &row); read = true

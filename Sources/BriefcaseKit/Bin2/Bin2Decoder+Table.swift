@@ -13,7 +13,7 @@ extension Bin2Decoder {
         }
         var starts = RowStarts(first: first, capacity: head.rowCount)
         try decodeRows(&reader, head: head, into: &starts)
-        let stored = StoredSpans(bytes: bytes, first: first, end: reader.readerIndex - reader.base, starts: starts.starts,
+        let stored = StoredSpans(source: source, first: first, end: reader.readerIndex - reader.base, starts: starts.starts,
                                     storages: head.fields.map(\.type.storage))
         if starts.checked.isEmpty {
             table.rows = Rows(stored: stored)

@@ -18,25 +18,31 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
 /// holds them: the body decoder under the element reader (`BriefcaseElements`), which finds
 /// them through the index.
 ///
-/// Values are slices of the buffer (no copies). Every count and length is checked against the
+/// Values are slices of the buffer (no copies; out of a mapped file, rows stay views into it and
+/// other values are copied out: `ByteSource`). Every count and length is checked against the
 /// bytes that remain in its element before anything is allocated, so damaged input fails with a
 /// `BriefcaseError` naming the offset, never with a trap or a huge allocation.
 public struct Bin2Decoder {
-    /// The buffer the elements are decoded from.
-    public let bytes: [UInt8]
-    /// The file offset of `bytes[0]` (non-zero when only part of a file was read).
+    /// The bytes the elements are decoded from: an array, or a mapped file.
+    public let source: ByteSource
+    /// The file offset of the source's byte 0 (non-zero when only part of a file was read).
     public let base: Int
     /// What the decoding tolerated so far.
     public private(set) var warnings: [DecodingWarning] = []
 
     /// A decoder over `bytes`, which start at file offset `base`.
     public init(bytes: [UInt8], base: Int = 0) {
-        self.bytes = bytes
+        self.init(source: ByteSource(bytes), base: base)
+    }
+
+    /// A decoder over `source`, whose byte 0 is at file offset `base`.
+    public init(source: ByteSource, base: Int = 0) {
+        self.source = source
         self.base = base
     }
 
     /// Decodes the element `entry` of an index whose positions are relative to `positionBase`
-    /// (`ElementIndex.positionBase`): `bytes` must hold its range.
+    /// (`ElementIndex.positionBase`): the source must hold its range.
     public mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
         try readElement(entry) { (decoder: inout Bin2Decoder, reader: inout ByteReader) throws(BriefcaseError) -> Element in
             switch entry.kind {
@@ -52,7 +58,7 @@ public struct Bin2Decoder {
                                        _ body: (inout Bin2Decoder, inout ByteReader) throws(BriefcaseError) -> Product) throws(BriefcaseError) -> Product {
         let label = String(decoding: entry.name.bytes, as: UTF8.self)
         do throws(BriefcaseError) {
-            var reader = ByteReader(bytes: bytes, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
+            var reader = ByteReader(source: source, base: base, readerIndex: entry.range.lowerBound, endIndex: entry.range.upperBound)
             let product = try body(&self, &reader)
             guard reader.readableBytes == 0 else {
                 throw BriefcaseError(.invalidData,

@@ -2,7 +2,8 @@
 /// in memory, decoded one element at a time (Spec/robustness.md, "Streaming conversion"). Opening
 /// reads the header, the properties and the element index; `decode(_:)` reads one element by its
 /// offset (`pread` from a file, nothing copied in memory) and decodes it, so a conversion holds the
-/// input's index plus one table, never the whole model.
+/// input's index plus one table, never the whole model. (A conversion with several jobs decodes
+/// elements too large to decode ahead from the file mapped instead: `Stored.readMapped`.)
 ///
 /// Every binary reader is built on this: the whole-document decoders (`BriefcaseFileCodec.decode`,
 /// `BriefcaseDocument.decode`) collect its elements (`document(warnings:)`); the lazy `Briefcase`
@@ -20,6 +21,9 @@ public final class BriefcaseElements {
         let source: BriefcaseSource
         let indexEntry: ElementIndex.Entry
         let positionBase: Int
+        /// How much of the file `readMapped` maps: up to the end of its last element, so that
+        /// what follows (the index, a tail of junk) is never mapped (Spec/robustness.md §8.4).
+        let mappedExtent: Int
         /// The file the element is in (a folder's table file, or the briefcase itself; nil in memory).
         public var path: String? { source.path }
         /// The element's bytes in that file.
@@ -51,7 +55,25 @@ public final class BriefcaseElements {
         /// Reads the element with `reading` (the model, or `validate`'s checks) as `decode`
         /// does, into fresh memory.
         func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
-            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.bytes(range) }
+            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in
+                let (bytes, base) = try source.bytes(range)
+                return (ByteSource(bytes), base)
+            }
+        }
+
+        /// The same, decoded from its file mapped into memory (`BriefcaseSource.mapped()`): no copy,
+        /// and the rows of what is made stay views into the mapping until `releaseMapped()`.
+        func readMapped<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
+            try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.mapped(through: mappedExtent) }
+        }
+
+        /// Whether the element's file was mapped (`readMapped`).
+        var fileIsMapped: Bool { source.isMapped }
+
+        /// Lets the pages of the element's bytes mapped by `readMapped` go (read again from the
+        /// page cache if touched again): once what was made of them is let go.
+        func releaseMapped() {
+            source.releaseMapped(range)
         }
 
         /// The same, into `spare`'s memory; a fresh `spare` gets room for `minimumCapacity` bytes
@@ -59,15 +81,16 @@ public final class BriefcaseElements {
         func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
                                            reusing spare: inout [UInt8], minimumCapacity: Int) throws(BriefcaseError) -> Reading.Product {
             try read(reading, warnings: &warnings) { () throws(BriefcaseError) in
-                try source.bytes(range, reusing: &spare, minimumCapacity: minimumCapacity)
+                let (bytes, base) = try source.bytes(range, reusing: &spare, minimumCapacity: minimumCapacity)
+                return (ByteSource(bytes), base)
             }
         }
 
         private func read<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning],
-                                                   bytes: () throws(BriefcaseError) -> (bytes: [UInt8], base: Int)) throws(BriefcaseError) -> Reading.Product {
+                                                   bytes: () throws(BriefcaseError) -> (source: ByteSource, base: Int)) throws(BriefcaseError) -> Reading.Product {
             do throws(BriefcaseError) {
-                let (bytes, base) = try bytes()
-                var decoder = Bin2Decoder(bytes: bytes, base: base)
+                let (source, base) = try bytes()
+                var decoder = Bin2Decoder(source: source, base: base)
                 defer { warnings += decoder.warnings }  // also what it warned about before failing
                 return try reading.read(&decoder, indexEntry, positionBase: positionBase)
             } catch {
@@ -144,8 +167,9 @@ public final class BriefcaseElements {
     /// The elements of `index`, whose header and index were read already.
     convenience init(_ source: BriefcaseSource, container: ContainerFormat, properties: [BriefcaseProperty],
                      headerPadding: ByteString, index: ElementIndex) {
+        let extent = index.entries.lazy.map(\.range.upperBound).max() ?? 0
         let elements = index.entries.map {
-            Stored(kind: $0.kind, name: $0.name, source: source, indexEntry: $0, positionBase: index.positionBase)
+            Stored(kind: $0.kind, name: $0.name, source: source, indexEntry: $0, positionBase: index.positionBase, mappedExtent: extent)
         }
         self.init(path: source.path, container: container, properties: properties, headerPadding: headerPadding, elements: elements)
     }

@@ -57,11 +57,18 @@ struct ElementDecoding<Reading: ElementReading> {
     let dropsRows: Bool
     /// The memory of the element taken last, handed back to the workers at the next `next()`.
     private var lastBuffer: [UInt8] = []
+    /// Whether the workers decode from the file mapped (`mapped` below), and the element taken
+    /// last, whose pages go at the next `next()`.
+    private let mapped: Bool
+    private var lastTaken: Int?
 
     /// With `prepare`, each worker also does the sink's work on what it read
     /// (`BriefcaseSink.elementPreparation()`); the work may replace the product by what the
     /// taker still needs of it (then `keepsBytes` says whether that shares the bytes read).
-    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false,
+    ///
+    /// `mapped`: the workers decode from the file mapped into memory (`Stored.readMapped`), not
+    /// from copies read into buffers; the pages of each element taken go once the next is taken.
+    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
         self.reading = reading
@@ -69,9 +76,10 @@ struct ElementDecoding<Reading: ElementReading> {
         // Workers only pay when there is more than one element to share among them.
         let workers = jobs > 1 ? jobs : readsAhead ? 1 : 0
         ahead = workers > 0 && positions.count > 1
-            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, prepare: prepare,
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, mapped: mapped, prepare: prepare,
                                    keepsBytes: keepsBytes) : nil
         dropsRows = ahead != nil && Reading.productSharesBytes && !keepsBytes
+        self.mapped = mapped && ahead != nil
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -89,6 +97,10 @@ struct ElementDecoding<Reading: ElementReading> {
             var decoded = ahead.take(taken - 1)
             lastBuffer = decoded.buffer
             decoded.buffer = []
+            if mapped {
+                if let last = lastTaken { reader.elements[last].releaseMapped() }
+                lastTaken = position
+            }
             return (position, decoded)
         }
         var warnings: [DecodingWarning] = []
@@ -104,6 +116,7 @@ struct ElementDecoding<Reading: ElementReading> {
     /// decoded: when the caller is done, or gives up early (an error, a restart).
     func stop() {
         ahead?.stop()
+        if let lastTaken { reader.elements[lastTaken].releaseMapped() }
     }
 }
 
@@ -117,7 +130,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
     private let buffers: ByteArrayPool
 
-    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int,
+    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int, mapped: Bool,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0
@@ -128,6 +141,15 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
+                if mapped {
+                    do throws(BriefcaseError) {
+                        var product = try elements[positions[n]].readMapped(reading, warnings: &warnings)
+                        let prepared = prepare?(&product)
+                        return DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
+                    } catch {
+                        return DecodedElement(outcome: .failure(error), warnings: warnings)
+                    }
+                }
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
                 // Every array gets room for the largest element at once, so any serves any element;
                 // the pool's that already touched the most memory go to the largest. A small
@@ -168,8 +190,8 @@ extension ElementDecoding where Reading == ModelReading {
     /// `headsSuffice`: the taker reads only the heads of prepared elements (its sink's
     /// preparation does not need the rows, and code page detection none either), so the workers
     /// let the rows go once prepared, and their memory with them (`dropsRows`).
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, readsAhead: Bool = false, preparation: ElementPreparation? = nil,
-         headsSuffice: Bool = false) {
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
+         preparation: ElementPreparation? = nil, headsSuffice: Bool = false) {
         let dropsRows = headsSuffice && preparation?.needsRows == false
         var prepare: (@Sendable (inout Element) -> any Sendable)?
         if let preparation {
@@ -179,7 +201,7 @@ extension ElementDecoding where Reading == ModelReading {
                 return prepared
             }
         }
-        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, readsAhead: readsAhead, prepare: prepare,
-                  keepsBytes: !dropsRows)
+        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, readsAhead: readsAhead, mapped: mapped,
+                  prepare: prepare, keepsBytes: !dropsRows)
     }
 }

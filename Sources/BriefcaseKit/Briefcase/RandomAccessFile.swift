@@ -52,14 +52,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// Reads `count` bytes at file offset `offset` into `buffer`; false when the file ends first.
     /// The descriptor is held open (`OpenDescriptors.acquire`) but not locked while it reads.
     private func readFully(_ buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(BriefcaseError) -> Bool {
-        let fd = try OpenDescriptors.acquire(descriptor) { () throws(BriefcaseError) -> Int32 in
-            let (reopened, info) = try Self.openRegular(path)
-            guard UInt64(truncatingIfNeeded: info.st_dev) == device, UInt64(truncatingIfNeeded: info.st_ino) == inode, Int(info.st_size) == size else {
-                close(reopened)
-                throw BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
-            }
-            return reopened
-        }
+        let fd = try OpenDescriptors.acquire(descriptor, reopen: reopen)
         var done = 0
         defer { OpenDescriptors.release(descriptor, bytesRead: done) }
         while done < count {
@@ -70,6 +63,45 @@ public final class RandomAccessFile: @unchecked Sendable {
             done += n
         }
         return true
+    }
+
+    /// The file opened again by path, when it is still the file this handle opened.
+    private func reopen() throws(BriefcaseError) -> Int32 {
+        let (reopened, info) = try Self.openRegular(path)
+        guard UInt64(truncatingIfNeeded: info.st_dev) == device, UInt64(truncatingIfNeeded: info.st_ino) == inode, Int(info.st_size) == size else {
+            close(reopened)
+            throw Self.changed(path)
+        }
+        return reopened
+    }
+
+    private static func changed(_ path: String) -> BriefcaseError {
+        BriefcaseError(.io, "the file was replaced or changed while it was being read", file: path)
+    }
+
+    /// The file's first `end` bytes (at most its size) mapped into memory (`MappedFile`): made on
+    /// first use through the open descriptor, after checking that the file still has the size it
+    /// was opened with (a mapping read past the end of a file is a crash, not an error), and kept
+    /// while this handle lives; a later call that needs more than it covers maps again. What a
+    /// conversion decodes its elements from (`ByteSource`): no copy, no memory of its own.
+    public func mapped(through end: Int) throws(BriefcaseError) -> MappedFile {
+        let count = max(0, min(end, size))
+        if let mapping = OpenDescriptors.mapping(descriptor), mapping.count >= count { return mapping }
+        let fd = try OpenDescriptors.acquire(descriptor, reopen: reopen)
+        defer { OpenDescriptors.release(descriptor, bytesRead: 0) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == size else { throw Self.changed(path) }
+        return OpenDescriptors.keep(try MappedFile(descriptor: fd, path: path, count: count), for: descriptor)
+    }
+
+    /// Whether `mapped(through:)` mapped the file.
+    var isMapped: Bool { mappedCount != nil }
+    /// How many of the file's bytes are mapped (nil: none).
+    var mappedCount: Int? { OpenDescriptors.mapping(descriptor)?.count }
+
+    /// Lets the pages of `range` of the file mapped by `mapped(through:)` go, if it was mapped.
+    public func releaseMapped(_ range: Range<Int>) {
+        OpenDescriptors.mapping(descriptor)?.release(range)
     }
 
     /// The bytes at `range` (clamped to the file).
@@ -182,6 +214,8 @@ enum OpenDescriptors {
         var lastUse = 0
         var readers = 0
         var bytesRead = 0
+        /// The file mapped, once asked for (`RandomAccessFile.mapped(through:)`).
+        var mapping: MappedFile?
         init(fd: Int32) { self.fd = fd }
     }
 
@@ -226,6 +260,23 @@ enum OpenDescriptors {
         slot.readers -= 1
         slot.bytesRead += bytesRead
         closeLeastRecentlyUsed()  // (what reads in progress kept open past the limit)
+    }
+
+    /// The slot's file mapped, if it was.
+    static func mapping(_ slot: Slot) -> MappedFile? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return slot.mapping
+    }
+
+    /// Keeps `mapping` as the slot's file mapped, unless another thread mapped as much first:
+    /// the one kept is returned (a smaller one is replaced; what holds it keeps it mapped).
+    static func keep(_ mapping: MappedFile, for slot: Slot) -> MappedFile {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let kept = slot.mapping, kept.count >= mapping.count { return kept }
+        slot.mapping = mapping
+        return mapping
     }
 
     static func bytesRead(_ slot: Slot) -> Int {

@@ -113,7 +113,7 @@ public struct StoredRowCursor: IteratorProtocol, Sendable {
                 var index = position - windowStart
                 var collector = RecordCollector()
                 let read = window.withUnsafeBufferPointer { buffer in
-                    Bin2Decoder.fastRow(buffer, window, position: &index, end: windowEnd - windowStart, storages: storages, into: &collector)
+                    Bin2Decoder.fastRow(buffer, ByteSource(window), position: &index, end: windowEnd - windowStart, storages: storages, into: &collector)
                 }
                 if read {
                     position = windowStart + index

@@ -2,13 +2,14 @@
 /// `get…(at:)` reads without moving and returns nil past the end; `read…()` moves the reader
 /// index and throws a `BriefcaseError` naming the offset when the input is too short.
 ///
-/// All integers in Bin2 and DABRC600 are little-endian. Indices are file offsets: `bytes[0]` is
-/// the byte at file offset `base` (0 when `bytes` is the whole file; the element's position when
-/// only one element was read from disk), and errors report file offsets.
+/// All integers in Bin2 and DABRC600 are little-endian. Indices are file offsets: the source's
+/// byte 0 is the byte at file offset `base` (0 when the source is the whole file, read or mapped;
+/// the element's position when only one element was read from disk), and errors report file
+/// offsets.
 public struct ByteReader {
-    /// The bytes read.
-    public let bytes: [UInt8]
-    /// The file offset of `bytes[0]`.
+    /// The bytes read: an array, or a mapped file (`ByteSource`).
+    public let source: ByteSource
+    /// The file offset of the source's byte 0.
     public let base: Int
     /// The file offset of the next byte to read.
     public var readerIndex: Int
@@ -17,16 +18,21 @@ public struct ByteReader {
 
     /// A reader of `bytes`, whose first byte is at file offset `base`, between `readerIndex` and `endIndex`.
     public init(bytes: [UInt8], base: Int = 0, readerIndex: Int? = nil, endIndex: Int? = nil) {
-        self.bytes = bytes
+        self.init(source: ByteSource(bytes), base: base, readerIndex: readerIndex, endIndex: endIndex)
+    }
+
+    /// A reader of `source`, whose byte 0 is at file offset `base`, between `readerIndex` and `endIndex`.
+    public init(source: ByteSource, base: Int = 0, readerIndex: Int? = nil, endIndex: Int? = nil) {
+        self.source = source
         self.base = base
-        let end = min(endIndex ?? base + bytes.count, base + bytes.count)
+        let end = min(endIndex ?? base + source.count, base + source.count)
         self.endIndex = end
         self.readerIndex = min(max(base, readerIndex ?? base), end)
     }
 
     /// A reader over `range` of the same buffer (for reading one element without running past it).
     public func limited(to range: Range<Int>) -> ByteReader {
-        ByteReader(bytes: bytes, base: base, readerIndex: range.lowerBound, endIndex: range.upperBound)
+        ByteReader(source: source, base: base, readerIndex: range.lowerBound, endIndex: range.upperBound)
     }
 
     /// Bytes left between the reading position and the end.
@@ -38,15 +44,16 @@ public struct ByteReader {
     @inlinable
     public func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
         guard index >= base, index <= endIndex - MemoryLayout<T>.size else { return nil }
-        return bytes.withUnsafeBytes { raw in
-            T(littleEndian: raw.loadUnaligned(fromByteOffset: index - base, as: T.self))
+        return source.withUnsafeBufferPointer { buffer in
+            T(littleEndian: UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: index - base, as: T.self))
         }
     }
 
-    /// The `count` bytes at `index`, without moving; nil past the end.
+    /// The `count` bytes at `index`, without moving; nil past the end (`ByteSource`'s subscript:
+    /// a slice of an array, or a copy out of a mapping).
     public func getBytes(at index: Int, count: Int) -> ArraySlice<UInt8>? {
         guard index >= base, count >= 0, index <= endIndex - count else { return nil }
-        return bytes[index - base ..< index - base + count]
+        return source[index - base ..< index - base + count]
     }
 
     // MARK: read (moves)
@@ -82,10 +89,11 @@ public struct ByteReader {
         try readInteger(as: UInt8.self, what())
     }
 
-    /// Reads `count` bytes (a slice, not a copy), or fails when fewer remain.
+    /// Reads `count` bytes (a slice of an array, not a copy; out of a mapping, a copy), or fails
+    /// when fewer remain.
     public mutating func readBytes(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ArraySlice<UInt8> {
         try require(count, for: what())
-        let slice = bytes[readerIndex - base ..< readerIndex - base + count]
+        let slice = source[readerIndex - base ..< readerIndex - base + count]
         readerIndex += count
         return slice
     }
@@ -113,10 +121,10 @@ public struct ByteReader {
         return try readByteString(length, what())
     }
 
-    /// `count` bytes as a `ByteString` sharing the buffer (no copy).
+    /// `count` bytes as a `ByteString` sharing an array (no copy), or copied out of a mapping.
     public mutating func readByteString(_ count: Int, _ what: @autoclosure () -> String = "bytes") throws(BriefcaseError) -> ByteString {
         try require(count, for: what())
-        let string = ByteString(bytes, range: readerIndex - base ..< readerIndex - base + count)
+        let string = source.byteString(readerIndex - base ..< readerIndex - base + count)
         readerIndex += count
         return string
     }

@@ -66,6 +66,26 @@ enum BriefcaseSource {
         }
     }
 
+    /// The bytes up to offset `end` without a copy: the buffer in memory, or the file's first
+    /// `end` bytes mapped (`RandomAccessFile.mapped(through:)`), and the offset of their first byte (0).
+    func mapped(through end: Int) throws(BriefcaseError) -> (source: ByteSource, base: Int) {
+        switch self {
+        case .memory(let bytes): return (ByteSource(bytes), 0)
+        case .file(let file): return (ByteSource(try file.mapped(through: end)), 0)
+        }
+    }
+
+    /// Whether the file was mapped (`mapped(through:)`; never in memory).
+    var isMapped: Bool {
+        if case .file(let file) = self { return file.isMapped }
+        return false
+    }
+
+    /// Lets the pages of `range` of the file mapped by `mapped(through:)` go (nothing in memory).
+    func releaseMapped(_ range: Range<Int>) {
+        if case .file(let file) = self { file.releaseMapped(range) }
+    }
+
     /// The same in fresh memory.
     func bytes(_ range: Range<Int>) throws(BriefcaseError) -> (bytes: [UInt8], base: Int) {
         switch self {

@@ -22,12 +22,18 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps `path`; nil for standard input ("-"), which the caller reads into memory instead.
     /// Anything but a regular file is refused (`FileIO.openRegularFile`).
-    public init?(path: String) throws(BriefcaseError) {
+    public convenience init?(path: String) throws(BriefcaseError) {
         guard path != "-" else { return nil }
         let (fd, status) = try FileIO.openRegularFile(path)
         defer { close(fd) }
+        try self.init(descriptor: fd, path: path, count: Int(status.st_size))
+    }
+
+    /// Maps the first `count` bytes of the regular file open as `descriptor` (which may be closed
+    /// afterwards: the mapping stays).
+    init(descriptor fd: Int32, path: String, count: Int) throws(BriefcaseError) {
         self.path = path
-        count = Int(status.st_size)
+        self.count = count
         if count == 0 {
             base = nil
             return

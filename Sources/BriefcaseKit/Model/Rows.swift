@@ -132,7 +132,7 @@ extension StoredElements {
     /// nil. What the Bin2 writer copies as it is.
     public func withStoredBytes<R>(storages: [ValueStorage?], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         guard case .stored(let stored, _) = storage, stored.storages == storages else { return nil }
-        return try stored.bytes.withUnsafeBufferPointer { buffer in
+        return try stored.source.withUnsafeBufferPointer { buffer in
             try body(UnsafeBufferPointer(rebasing: buffer[stored.first ..< stored.end]))
         }
     }
@@ -143,8 +143,8 @@ extension Rows {
     /// made by a `StoredRowsBuilder`; rows decoded from an element share its buffer with its head).
     func wholeStoredBuffer(storages: [ValueStorage?]) -> [UInt8]? {
         guard case .stored(let stored, _) = storage, stored.storages == storages, stored.first == 0,
-              stored.end == stored.bytes.count else { return nil }
-        return stored.bytes
+              let array = stored.source.array, stored.end == array.count else { return nil }
+        return array
     }
 
     /// Rows kept as the bytes of `stored`.
@@ -182,10 +182,10 @@ extension Rows {
     public func visitStored<Visitor: RowVisitor>(_ range: Range<Int>, storages: [ValueStorage?], into visitor: inout Visitor) -> Bool {
         guard case .stored(let stored, _) = storage, stored.storages == storages else { return false }
         precondition(range.lowerBound >= 0 && range.upperBound <= stored.count, "Rows: range out of bounds")
-        stored.bytes.withUnsafeBufferPointer { buffer in
+        stored.source.withUnsafeBufferPointer { buffer in
             var position = range.isEmpty ? 0 : stored.start(range.lowerBound)
             for _ in range {
-                let read = Bin2Decoder.fastRow(buffer, stored.bytes, position: &position, end: stored.end, storages: storages, into: &visitor)
+                let read = Bin2Decoder.fastRow(buffer, stored.source, position: &position, end: stored.end, storages: storages, into: &visitor)
                 precondition(read, "Rows: a stored row no longer reads")
             }
         }
@@ -196,9 +196,9 @@ extension Rows {
 /// Rows or changes as they lie in a buffer: where each starts, the type of each value.
 @usableFromInline
 struct StoredSpans: Sendable {
-    /// The buffer.
-    @usableFromInline let bytes: [UInt8]
-    /// Index in `bytes` of the first row and after the last.
+    /// The buffer: an array, or a mapped file.
+    @usableFromInline let source: ByteSource
+    /// Index in the buffer of the first row and after the last.
     @usableFromInline let first: Int, end: Int
     /// Where each starts, from `first` (32 bits: those of one element, whose positions are Int32).
     @usableFromInline let starts: [UInt32]
@@ -208,8 +208,8 @@ struct StoredSpans: Sendable {
     @inlinable var count: Int { starts.count }
     @inlinable func start(_ i: Int) -> Int { first &+ Int(starts[i]) }
 
-    init(bytes: [UInt8], first: Int, end: Int, starts: [UInt32], storages: [ValueStorage?]) {
-        self.bytes = bytes
+    init(source: ByteSource, first: Int, end: Int, starts: [UInt32], storages: [ValueStorage?]) {
+        self.source = source
         self.first = first
         self.end = end
         self.starts = starts
@@ -226,8 +226,8 @@ struct StoredSpans: Sendable {
     /// after a mask whose set bits are values (`setBitIsValue`) — which read cleanly when
     /// decoded, handed to `visitor`; `position` moves past them. The one reading of stored values.
     func read<Visitor: RowVisitor>(at position: inout Int, setBitIsValue: Bool = false, into visitor: inout Visitor) {
-        let read = bytes.withUnsafeBufferPointer { buffer in
-            Bin2Decoder.fastRow(buffer, bytes, position: &position, end: end, storages: storages, setBitIsValue: setBitIsValue, into: &visitor)
+        let read = source.withUnsafeBufferPointer { buffer in
+            Bin2Decoder.fastRow(buffer, source, position: &position, end: end, storages: storages, setBitIsValue: setBitIsValue, into: &visitor)
         }
         precondition(read, "StoredSpans: a stored row or change no longer reads")
     }
@@ -254,7 +254,7 @@ struct RowStarts: RowVisitor {
 
     @inline(__always) func beginRow(at position: Int, fieldCount: Int) -> Int { position }
     @inline(__always) func null(_ row: inout Int) {}
-    @inline(__always) func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+    @inline(__always) func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                                  _ row: inout Int) {}
     @inline(__always) func scalar(_ value: Value, _ row: inout Int) {}
     @inline(__always) func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Int) {}

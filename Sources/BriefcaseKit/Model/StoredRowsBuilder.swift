@@ -148,7 +148,7 @@ public final class StoredRowsBuilder {
     /// The rows.
     public func rows() -> Rows {
         if let values { return Rows(values) }
-        return Rows(stored: StoredSpans(bytes: bytes(0 ..< byteCount), first: 0, end: byteCount, starts: starts, storages: storages))
+        return Rows(stored: StoredSpans(source: ByteSource(bytes(0 ..< byteCount)), first: 0, end: byteCount, starts: starts, storages: storages))
     }
 
     /// A copy of the bytes in `range`.
@@ -162,7 +162,7 @@ public final class StoredRowsBuilder {
     /// From now on, every row as values: those before `rowStart` decoded back.
     private func beginValues() {
         guard values == nil else { return }
-        let stored = StoredSpans(bytes: bytes(0 ..< rowStart), first: 0, end: rowStart, starts: starts, storages: storages)
+        let stored = StoredSpans(source: ByteSource(bytes(0 ..< rowStart)), first: 0, end: rowStart, starts: starts, storages: storages)
         values = (0 ..< stored.count).map { stored.row($0) }
         let rest = bytes(rowStart ..< byteCount)  // (the row begun, moved to the start)
         rest.withUnsafeBytes { if let base = $0.baseAddress { pointer.copyMemory(from: base, byteCount: $0.count) } }
@@ -174,7 +174,7 @@ public final class StoredRowsBuilder {
     /// The row just written, moved to the values.
     private func keepAsValue() {
         beginValues()
-        let row = StoredSpans(bytes: bytes(0 ..< byteCount), first: 0, end: byteCount, starts: [0], storages: storages).row(0)
+        let row = StoredSpans(source: ByteSource(bytes(0 ..< byteCount)), first: 0, end: byteCount, starts: [0], storages: storages).row(0)
         values!.append(row)
         byteCount = 0
         rowStart = 0

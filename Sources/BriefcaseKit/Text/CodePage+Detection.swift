@@ -181,9 +181,9 @@ private struct EightBitStrings: RowVisitor {
 
     func beginRow(at position: Int, fieldCount: Int) {}
     func null(_ row: inout Void) {}
-    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
         guard storage == .ansiString, !stopped else { return }
-        stopped = !body(ByteString(array, range: start ..< start + count))
+        stopped = !body(source.byteString(start ..< start + count))
     }
     func scalar(_ value: Value, _ row: inout Void) {}
     func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) {}

@@ -57,9 +57,9 @@ struct CheckedReading: ElementReading {
                     if let checked = row.values {
                         values = checked
                     } else {
-                        var again = ByteReader(bytes: decoder.bytes, base: decoder.base, readerIndex: row.position + decoder.base,
+                        var again = ByteReader(source: decoder.source, base: decoder.base, readerIndex: row.position + decoder.base,
                                                endIndex: reader.endIndex)
-                        var scratch = Bin2Decoder(bytes: decoder.bytes, base: decoder.base)
+                        var scratch = Bin2Decoder(source: decoder.source, base: decoder.base)
                         values = try scratch.decodeValues(&again, head.fields, setBitIsValue: false, mask: "NULL mask", element: entry.name)
                     }
                     flagged.append(CheckedElement.FlaggedRow(index: row.index, start: row.position + decoder.base, values: values))
@@ -80,8 +80,8 @@ struct CheckedReading: ElementReading {
                     try decoder.readChangeValues(&reader, fields, storages: storages, mask: "new-value mask", element: entry.name, into: &checks)
                     guard checks.takeFlagged() || !head.type.isKnown || !head.status.isKnown else { return }
                     // The change again, into the model (it read cleanly).
-                    var again = ByteReader(bytes: decoder.bytes, base: decoder.base, readerIndex: start, endIndex: reader.endIndex)
-                    var scratch = Bin2Decoder(bytes: decoder.bytes, base: decoder.base)
+                    var again = ByteReader(source: decoder.source, base: decoder.base, readerIndex: start, endIndex: reader.endIndex)
+                    var scratch = Bin2Decoder(source: decoder.source, base: decoder.base)
                     let change = try scratch.decodeChange(&again, loggedFields: fields, storages: storages, element: entry.name)
                     flagged.append(CheckedElement.FlaggedChange(index: index, start: start, change: change))
                 }
@@ -105,9 +105,16 @@ struct EightBitValues {
 
     @inline(__always)
     mutating func note(_ buffer: UnsafeBufferPointer<UInt8>, _ string: () -> ByteString) {
-        guard valid, !ASCII.isASCII(buffer) else { return }
-        if nonASCII == nil { nonASCII = string() }
+        if noteKeepsString(buffer) { nonASCII = string() }
+    }
+
+    /// Notes the string in `buffer`; true when it is the first that is not ASCII, which the
+    /// caller then keeps as `nonASCII`.
+    @inline(__always)
+    mutating func noteKeepsString(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard valid, !ASCII.isASCII(buffer) else { return false }
         valid = UTF8Validation.isValid(buffer)
+        return nonASCII == nil
     }
 }
 
@@ -138,11 +145,13 @@ struct ValueChecks: RowVisitor {
     @inline(__always) func null(_ row: inout RowState) {}
 
     @inline(__always)
-    mutating func bytes(_ storage: ValueStorage, _ array: [UInt8], start: Int, count: Int, base: UnsafePointer<UInt8>,
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout RowState) {
         switch storage {
         case .ansiString:
-            strings.note(UnsafeBufferPointer(start: base + start, count: count)) { ByteString(array, range: start ..< start + count) }
+            if strings.noteKeepsString(UnsafeBufferPointer(start: base + start, count: count)) {
+                strings.nonASCII = source.byteString(start ..< start + count)
+            }
         case .wideString:
             // (Surrogates are rare, and most are paired: only then the exact look.)
             if ValidationRun.mayHaveWideTextProblem(base + start, count: count),
