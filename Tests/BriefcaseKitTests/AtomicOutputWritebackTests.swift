@@ -13,7 +13,7 @@ struct AtomicOutputWritebackTests {
         var output = try AtomicOutput(path: path)
         let piece = (0 ..< 1 << 20).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var expected: [UInt8] = []
-        for k in 0 ..< 20 {  // 20 MiB in 1 MiB writes: requests after 8 and 16 MiB
+        for k in 0 ..< 20 {  // 20 MiB in 1 MiB writes: a request after each stride
             try piece.withUnsafeBytes { try output.write($0) }
             expected += piece
             let stride = AtomicOutput.writebackStride

@@ -18,9 +18,14 @@ import Foundation
 final class WriteBehind: @unchecked Sendable {
     private let fd: Int32
     private let condition = NSCondition()
-    /// How far the writer has written, and how far this thread has asked the disk to take.
-    private var requested = 0
+    /// Where each request the writer made ends, in order, from `next` on not yet handled (each is
+    /// handled as it was made, however far behind this thread is: the same calls as on the
+    /// writer's thread); and how far this thread has asked the disk to take.
+    private var requests: [Int] = []
+    private var next = 0
     private var handled = 0
+    /// Whether a request is being handled (taken off the list, not yet done).
+    private var busy = false
     /// Where the last request to the disk began; the bytes before `settled` are on disk and out
     /// of the page cache.
     private var lastRequestStart = 0
@@ -40,7 +45,7 @@ final class WriteBehind: @unchecked Sendable {
     /// The writer has written `end` bytes: the new ones are the disk's to take.
     func request(upTo end: Int) {
         condition.lock()
-        requested = max(requested, end)
+        requests.append(end)
         condition.broadcast()
         condition.unlock()
     }
@@ -56,7 +61,7 @@ final class WriteBehind: @unchecked Sendable {
     /// Waits until every request made so far is handled (for tests: what the disk was asked).
     func waitUntilHandled() {
         condition.lock()
-        while handled < requested && running { condition.wait() }
+        while (next < requests.count || busy) && running { condition.wait() }
         condition.unlock()
     }
 
@@ -74,9 +79,15 @@ final class WriteBehind: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while handled == requested && !finishing { condition.wait() }
-            guard handled < requested else { break }
-            let start = handled, end = requested, settleFrom = settledBytes, settleTo = lastRequestStart
+            while next == requests.count && !finishing { condition.wait() }
+            guard next < requests.count else { break }
+            let start = handled, end = requests[next], settleFrom = settledBytes, settleTo = lastRequestStart
+            next += 1
+            if next == requests.count {  // (all taken: the list starts again)
+                requests.removeAll(keepingCapacity: true)
+                next = 0
+            }
+            busy = true
             condition.unlock()
             _ = briefcase_start_writeback(fd, Int64(start), Int64(end - start))
             var error: Int32?
@@ -88,6 +99,7 @@ final class WriteBehind: @unchecked Sendable {
             settledBytes = max(settledBytes, settleTo)
             lastRequestStart = start
             handled = end
+            busy = false
             condition.broadcast()
         }
         running = false
