@@ -79,16 +79,18 @@ extension Bin2Decoder {
                                                   into visitor: inout Visitor) throws(BriefcaseError) {
         let fields = head.fields, rowCount = head.rowCount, name = head.name
         let storages = fields.map(\.type.storage)
+        // Taken out once: read from the inout reader in the loop, it was copied (retained) row by row.
+        let source = reader.source
         var rowIndex = 0
         while rowIndex < rowCount {
             // As many rows as read cleanly, straight from the buffer; a row that does not (a
             // value past the end, a bad length, an unknown type, set padding bits) is read
             // again by the checking reader below, which throws or warns exactly as it always did.
-            let position = reader.source.withUnsafeBufferPointer { buffer in
+            let position = source.withUnsafeBufferPointer { buffer in
                 var position = reader.readerIndex - reader.base
                 let end = reader.endIndex - reader.base
                 while rowIndex < rowCount,
-                      Self.fastRow(buffer, reader.source, position: &position, end: end, storages: storages, into: &visitor) {
+                      Self.fastRow(buffer, source, position: &position, end: end, storages: storages, into: &visitor) {
                     rowIndex += 1
                 }
                 return position
@@ -105,12 +107,14 @@ extension Bin2Decoder {
     /// The values of a change (`setBitIsValue`: a set bit of its mask is a value) into `visitor`:
     /// straight from the buffer when they read cleanly, else by the checking reader (which
     /// throws or warns), handed over whole.
+    @inline(__always)
     mutating func readChangeValues<Visitor: RowVisitor>(_ reader: inout ByteReader, _ fields: [LoggedField], storages: [ValueStorage?],
                                                         mask what: @autoclosure () -> String, element: ByteString,
                                                         into visitor: inout Visitor) throws(BriefcaseError) {
-        let read = reader.source.withUnsafeBufferPointer { buffer in
+        let source = reader.source
+        let read = source.withUnsafeBufferPointer { buffer in
             var position = reader.readerIndex - reader.base
-            guard Self.fastRow(buffer, reader.source, position: &position, end: reader.endIndex - reader.base, storages: storages,
+            guard Self.fastRow(buffer, source, position: &position, end: reader.endIndex - reader.base, storages: storages,
                                setBitIsValue: true, into: &visitor) else { return false }
             reader.readerIndex = position + reader.base
             return true

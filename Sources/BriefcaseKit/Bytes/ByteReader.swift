@@ -41,7 +41,7 @@ public struct ByteReader {
     // MARK: get (no move)
 
     /// The little-endian integer at `index`, without moving; nil past the end.
-    @inlinable
+    @inlinable @inline(__always)
     public func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
         guard index >= base, index <= endIndex - MemoryLayout<T>.size else { return nil }
         return source.withUnsafeBufferPointer { buffer in

@@ -10,66 +10,53 @@
 ///
 /// Indices are those of the bytes: 0 is the array's first byte, or the file's.
 public struct ByteSource: Sendable {
-    @usableFromInline
-    enum Backing: Sendable {
-        case array([UInt8])
-        case mapped(MappedFile)
-    }
-    @usableFromInline let backing: Backing
+    // Two fields rather than an enum: taking an array out of an enum's payload cost a retain and
+    // a release for each value a row visitor made (→ sqlite of delta-heavy data: +1.5 %).
+    /// The bytes when they are an array (empty when mapped).
+    @usableFromInline let storage: [UInt8]
+    /// The mapped file, when the bytes are one's.
+    @usableFromInline let file: MappedFile?
 
     /// The bytes of `array`.
-    public init(_ array: [UInt8]) { backing = .array(array) }
+    public init(_ array: [UInt8]) {
+        storage = array
+        file = nil
+    }
+
     /// The bytes of a mapped file (kept mapped while this is held).
-    public init(_ file: MappedFile) { backing = .mapped(file) }
+    public init(_ file: MappedFile) {
+        storage = []
+        self.file = file
+    }
 
     /// How many bytes there are.
     @inlinable
-    public var count: Int {
-        switch backing {
-        case .array(let array): return array.count
-        case .mapped(let file): return file.count
-        }
-    }
+    public var count: Int { file?.count ?? storage.count }
 
     /// Whether the bytes are a mapped file's.
-    public var isMapped: Bool {
-        if case .mapped = backing { return true }
-        return false
-    }
+    public var isMapped: Bool { file != nil }
 
     /// The array, when the bytes are one.
-    public var array: [UInt8]? {
-        if case .array(let array) = backing { return array }
-        return nil
-    }
+    public var array: [UInt8]? { file == nil ? storage : nil }
 
     /// Calls `body` with the bytes (valid only inside it).
-    @inlinable
+    @inlinable @inline(__always)
     public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        switch backing {
-        case .array(let array):
-            return try array.withUnsafeBufferPointer(body)
-        case .mapped(let file):
-            return try body(file.bytes.bindMemory(to: UInt8.self))
-        }
+        if let file { return try body(file.bytes.bindMemory(to: UInt8.self)) }
+        return try storage.withUnsafeBufferPointer(body)
     }
 
     /// The bytes in `range` as a `ByteString`: sharing the array, or copied out of a mapping.
-    @inlinable
+    @inlinable @inline(__always)
     public func byteString(_ range: Range<Int>) -> ByteString {
-        switch backing {
-        case .array(let array): return ByteString(array, range: range)
-        case .mapped(let file):
-            return ByteString(UnsafeRawBufferPointer(rebasing: file.bytes[range]).bindMemory(to: UInt8.self))
-        }
+        if let file { return ByteString(UnsafeRawBufferPointer(rebasing: file.bytes[range]).bindMemory(to: UInt8.self)) }
+        return ByteString(storage, range: range)
     }
 
     /// The bytes in `range`: a slice of the array (its indices), or a copy out of a mapping
     /// (indices from 0).
     public subscript(range: Range<Int>) -> ArraySlice<UInt8> {
-        switch backing {
-        case .array(let array): return array[range]
-        case .mapped(let file): return ArraySlice(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
-        }
+        if let file { return ArraySlice(UnsafeRawBufferPointer(rebasing: file.bytes[range])) }
+        return storage[range]
     }
 }

@@ -225,6 +225,7 @@ struct StoredSpans: Sendable {
     /// The values at `position` — a row's, after its NULL mask, or a change's old or new values,
     /// after a mask whose set bits are values (`setBitIsValue`) — which read cleanly when
     /// decoded, handed to `visitor`; `position` moves past them. The one reading of stored values.
+    @inline(__always)
     func read<Visitor: RowVisitor>(at position: inout Int, setBitIsValue: Bool = false, into visitor: inout Visitor) {
         let read = source.withUnsafeBufferPointer { buffer in
             Bin2Decoder.fastRow(buffer, source, position: &position, end: end, storages: storages, setBitIsValue: setBitIsValue, into: &visitor)
