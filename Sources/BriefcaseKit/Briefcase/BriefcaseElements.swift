@@ -61,7 +61,7 @@ public final class BriefcaseElements {
             }
         }
 
-        /// The same, decoded from its file mapped into memory (`BriefcaseSource.mapped()`): no copy,
+        /// The same, decoded from its file mapped into memory (`BriefcaseSource.mapped(through:)`): no copy,
         /// and the rows of what is made stay views into the mapping until `releaseMapped()`.
         func readMapped<Reading: ElementReading>(_ reading: Reading, warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Reading.Product {
             try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.mapped(through: mappedExtent) }

@@ -11,6 +11,9 @@ public struct ByteReader {
     public let source: ByteSource
     /// The file offset of the source's byte 0.
     public let base: Int
+    /// The bytes as an array: the source's, or a copy of a whole mapped file.
+    @available(*, deprecated, message: "the bytes may be a mapped file's: read them through `source`")
+    public var bytes: [UInt8] { source.array ?? source.withUnsafeBufferPointer { Array($0) } }
     /// The file offset of the next byte to read.
     public var readerIndex: Int
     /// One past the last file offset this reader may read (the end of the current element).
