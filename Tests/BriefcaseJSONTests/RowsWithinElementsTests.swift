@@ -42,7 +42,6 @@ struct RowsWithinElementsTests {
         defer { unlink(path) }
         let one = try Self.json(path, jobs: 1, aheadBudget: BriefcaseElements.elementsAheadBudget)
         #expect(one.rowJobs == 1)
-        #expect(!one.mapped)
         let within = try Self.json(path, jobs: jobs, aheadBudget: 0)
         #expect(within.rowJobs == jobs, "elements one at a time, the jobs within them")
         #expect(within.mapped, "elements one at a time are decoded from the file mapped")
@@ -51,7 +50,20 @@ struct RowsWithinElementsTests {
         #expect(ahead.rowJobs == 1, "elements encoded ahead")
         #expect(!ahead.mapped)
         #expect(ahead.bytes == one.bytes)
+        #expect(one.mapped, "one job: the JSON writer writes rows from their bytes, so the file is mapped")
         // And the document reads back as the briefcase, byte for byte (not only one job against another).
         #expect(try JSONDocumentDecoder().decode(within.bytes).encode() == FileIO.read(path))
+    }
+
+    /// With one job, a sink that makes values of the rows (`BriefcaseCollector`) gets elements read
+    /// into memory of their own, not from the file mapped; the JSON writer's are mapped (above).
+    @Test func oneJobMapsOnlyForASinkThatWritesRowsFromTheirBytes() throws {
+        let path = try Self.briefcase()
+        defer { unlink(path) }
+        let elements = try BriefcaseElements.open(path, as: .dabriefcase)
+        var collector = BriefcaseCollector()
+        _ = try elements.read(into: &collector, encoding: nil, skipDamaged: false, jobs: 1)
+        #expect(!elements.elements[0].fileIsMapped)
+        #expect(collector.elements.count == elements.elements.count)
     }
 }

@@ -341,6 +341,9 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         })
     }
 
+    /// Rows kept as bytes are written from them (`encodeStoredRows`).
+    public var writesRowsFromTheirBytes: Bool { true }
+
     /// Takes the jobs within each element: a large table's rows are written by that many
     /// threads at once (`rowJobs`).
     public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool {

@@ -155,9 +155,10 @@ extension BriefcaseElements {
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
             // Elements so large that `jobs` of them ahead would hold too much memory go one at a
             // time to a sink that can use the jobs within each; the next one is read meanwhile,
-            // from the file mapped: no copy, no memory of the process's own (`ByteSource`). (Only
-            // there: the sinks that take the jobs within elements write rows from their bytes;
-            // one that made values of them would copy each string out of the mapping.)
+            // from the file mapped: no copy, no memory of the process's own (`ByteSource`). So
+            // are the elements of one job for a sink that writes rows from their bytes (one that
+            // made values of them would copy each string out of the mapping). Elements decoded
+            // ahead on several threads are read into buffers, as before.
             let largest = elements.map(\.range.count).max() ?? 0
             let withinElements = jobs > 1 && jobs * largest > aheadBudget && sink.takesJobsWithinElements(jobs)
             let jobs = withinElements ? 1 : jobs
@@ -167,7 +168,7 @@ extension BriefcaseElements {
             // JSON writer does; a binary one, which copies bytes, does not).
             let sinkChecksUTF8 = sink.wroteOnlyValidUTF8() != nil
             var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, readsAhead: withinElements,
-                                           mapped: withinElements, preparation: preparation,
+                                           mapped: withinElements || (jobs == 1 && sink.writesRowsFromTheirBytes), preparation: preparation,
                                            headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {

@@ -66,8 +66,10 @@ struct ElementDecoding<Reading: ElementReading> {
     /// (`BriefcaseSink.elementPreparation()`); the work may replace the product by what the
     /// taker still needs of it (then `keepsBytes` says whether that shares the bytes read).
     ///
-    /// `mapped`: the workers decode from the file mapped into memory (`Stored.readMapped`), not
+    /// `mapped`: tables are decoded from the file mapped into memory (`Stored.readMapped`), not
     /// from copies read into buffers; the pages of each element taken go once the next is taken.
+    /// Deltas are read into memory as before: a sink makes values of their changes, which out of
+    /// a mapping would be copied string by string (→ json of delta-heavy data: 4 % slower).
     init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
@@ -79,7 +81,7 @@ struct ElementDecoding<Reading: ElementReading> {
             ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, mapped: mapped, prepare: prepare,
                                    keepsBytes: keepsBytes) : nil
         dropsRows = ahead != nil && Reading.productSharesBytes && !keepsBytes
-        self.mapped = mapped && ahead != nil
+        self.mapped = mapped
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -104,8 +106,14 @@ struct ElementDecoding<Reading: ElementReading> {
             return (position, decoded)
         }
         var warnings: [DecodingWarning] = []
+        if mapped {
+            if let last = lastTaken { reader.elements[last].releaseMapped() }
+            lastTaken = position
+        }
         do throws(BriefcaseError) {
-            let element = try reader.read(position, reading, warnings: &warnings)
+            let element = mapped && reader.elements[position].kind == .table
+                ? try reader.elements[position].readMapped(reading, warnings: &warnings)
+                : try reader.read(position, reading, warnings: &warnings)
             return (position, DecodedElement(outcome: .success(element), warnings: warnings))
         } catch {
             return (position, DecodedElement(outcome: .failure(error), warnings: warnings))
@@ -141,7 +149,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
-                if mapped {
+                if mapped && elements[positions[n]].kind == .table {
                     do throws(BriefcaseError) {
                         var product = try elements[positions[n]].readMapped(reading, warnings: &warnings)
                         let prepared = prepare?(&product)

@@ -93,6 +93,12 @@ public protocol BriefcaseSink {
     /// element instead (a JSON writer writes a large table's rows on several threads), so the
     /// source hands it the elements one at a time. Default: false (elements are decoded ahead).
     mutating func takesJobsWithinElements(_ jobs: Int) -> Bool
+
+    /// Whether the sink writes a table's rows from the bytes they are kept as (`Rows.visitStored`),
+    /// never making values of every row: then a source may decode the elements from its file
+    /// mapped into memory (`ByteSource`), with no copy; a sink that made values would copy each
+    /// string out of the mapping. Default: false.
+    var writesRowsFromTheirBytes: Bool { get }
 }
 
 /// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
@@ -135,6 +141,8 @@ extension BriefcaseSink {
     public func elementPreparation() -> ElementPreparation? { nil }
     /// No jobs within elements.
     public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { false }
+    /// Values made of the rows.
+    public var writesRowsFromTheirBytes: Bool { false }
     /// Passes the element to `element(_:at:)`, the result of the preparation unused.
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         try self.element(element, at: position)
@@ -225,6 +233,8 @@ extension PassingPreparedElements {
     }
     /// The inner sink's answer.
     public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { inner.takesJobsWithinElements(jobs) }
+    /// The inner sink's answer.
+    public var writesRowsFromTheirBytes: Bool { inner.writesRowsFromTheirBytes }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
