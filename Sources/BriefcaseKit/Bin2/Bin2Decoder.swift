@@ -29,7 +29,7 @@ public struct Bin2Decoder {
     public let base: Int
     /// The bytes as an array: the source's, or a copy of a whole mapped file.
     @available(*, deprecated, message: "the bytes may be a mapped file's: read them through `source`")
-    public var bytes: [UInt8] { source.array ?? source.withUnsafeBufferPointer { Array($0) } }
+    public var bytes: [UInt8] { source.arrayOrCopy }
     /// What the decoding tolerated so far.
     public private(set) var warnings: [DecodingWarning] = []
 

@@ -67,6 +67,11 @@ public final class BriefcaseElements {
             try read(reading, warnings: &warnings) { () throws(BriefcaseError) in try source.mapped(through: mappedExtent) }
         }
 
+        /// Whether `readMapped` serves this element: a table, whose rows stay views into the
+        /// mapping. A delta's changes are made into values by the sinks, and each string of them
+        /// would be copied out of the mapping (→ json of delta-heavy data, one job: 4 % slower).
+        var readsWellMapped: Bool { kind == .table }
+
         /// Whether the element's file was mapped (`readMapped`).
         var fileIsMapped: Bool { source.isMapped }
 

@@ -57,7 +57,7 @@ struct ElementDecoding<Reading: ElementReading> {
     let dropsRows: Bool
     /// The memory of the element taken last, handed back to the workers at the next `next()`.
     private var lastBuffer: [UInt8] = []
-    /// Whether the workers decode from the file mapped (`mapped` below), and the element taken
+    /// Whether elements are decoded from the file mapped (`mapped` below), and the element taken
     /// last, whose pages go at the next `next()`.
     private let mapped: Bool
     private var lastTaken: Int?
@@ -66,10 +66,9 @@ struct ElementDecoding<Reading: ElementReading> {
     /// (`BriefcaseSink.elementPreparation()`); the work may replace the product by what the
     /// taker still needs of it (then `keepsBytes` says whether that shares the bytes read).
     ///
-    /// `mapped`: tables are decoded from the file mapped into memory (`Stored.readMapped`), not
-    /// from copies read into buffers; the pages of each element taken go once the next is taken.
-    /// Deltas are read into memory as before: a sink makes values of their changes, which out of
-    /// a mapping would be copied string by string (→ json of delta-heavy data: 4 % slower).
+    /// `mapped`: the elements that read well so (`Stored.readsWellMapped`: tables) are decoded
+    /// from the file mapped into memory (`Stored.readMapped`), not from copies read into buffers;
+    /// the pages of each element taken go once the next is taken.
     init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
          prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
@@ -90,6 +89,10 @@ struct ElementDecoding<Reading: ElementReading> {
         guard taken < positions.count else { return nil }
         let position = positions[taken]
         taken += 1
+        if mapped {
+            if let last = lastTaken { reader.elements[last].releaseMapped() }
+            lastTaken = position
+        }
         if let ahead {
             // The element taken before is gone by now (the caller holds one at a time): its memory
             // is free for the workers again. Were it still held, copy-on-write would keep it safe.
@@ -99,19 +102,11 @@ struct ElementDecoding<Reading: ElementReading> {
             var decoded = ahead.take(taken - 1)
             lastBuffer = decoded.buffer
             decoded.buffer = []
-            if mapped {
-                if let last = lastTaken { reader.elements[last].releaseMapped() }
-                lastTaken = position
-            }
             return (position, decoded)
         }
         var warnings: [DecodingWarning] = []
-        if mapped {
-            if let last = lastTaken { reader.elements[last].releaseMapped() }
-            lastTaken = position
-        }
         do throws(BriefcaseError) {
-            let element = mapped && reader.elements[position].kind == .table
+            let element = mapped && reader.elements[position].readsWellMapped
                 ? try reader.elements[position].readMapped(reading, warnings: &warnings)
                 : try reader.read(position, reading, warnings: &warnings)
             return (position, DecodedElement(outcome: .success(element), warnings: warnings))
@@ -149,33 +144,28 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
-                if mapped && elements[positions[n]].kind == .table {
-                    do throws(BriefcaseError) {
-                        var product = try elements[positions[n]].readMapped(reading, warnings: &warnings)
-                        let prepared = prepare?(&product)
-                        return DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
-                    } catch {
-                        return DecodedElement(outcome: .failure(error), warnings: warnings)
-                    }
-                }
+                let stored = elements[positions[n]]
+                let readsMapped = mapped && stored.readsWellMapped
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
                 // Every array gets room for the largest element at once, so any serves any element;
                 // the pool's that already touched the most memory go to the largest. A small
                 // element gets memory of its own size: taking a pool's array, it would leave the
-                // next large one, read while it waits, without.
+                // next large one, read while it waits, without. (One read mapped takes none.)
                 var spare: [UInt8] = []
                 let small = sizes[n] < largest / 8
-                if keepsBytes { spare = small ? [] : buffers.take(atLeast: sizes[n]) } else { swap(&spare, &own) }
+                let pooled = keepsBytes && !readsMapped
+                if pooled { spare = small ? [] : buffers.take(atLeast: sizes[n]) } else if !keepsBytes { swap(&spare, &own) }
                 defer { if !keepsBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
-                    var product = try elements[positions[n]].read(reading, warnings: &warnings, reusing: &spare,
-                                                                  minimumCapacity: keepsBytes && small ? 0 : largest)
+                    var product = readsMapped
+                        ? try stored.readMapped(reading, warnings: &warnings)
+                        : try stored.read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: keepsBytes && small ? 0 : largest)
                     let prepared = prepare?(&product)
                     var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)
-                    if keepsBytes { decoded.buffer = spare }
+                    if pooled { decoded.buffer = spare }
                     return decoded
                 } catch {
-                    if keepsBytes { buffers.giveBack(spare) }
+                    if pooled { buffers.giveBack(spare) }
                     return DecodedElement(outcome: .failure(error), warnings: warnings)
                 }
             }

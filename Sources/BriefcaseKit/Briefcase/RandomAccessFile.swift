@@ -94,8 +94,6 @@ public final class RandomAccessFile: @unchecked Sendable {
         return OpenDescriptors.keep(try MappedFile(descriptor: fd, path: path, count: count), for: descriptor)
     }
 
-    /// Whether `mapped(through:)` mapped the file.
-    var isMapped: Bool { mappedCount != nil }
     /// How many of the file's bytes are mapped (nil: none).
     var mappedCount: Int? { OpenDescriptors.mapping(descriptor)?.count }
 

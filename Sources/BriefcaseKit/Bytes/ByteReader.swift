@@ -13,7 +13,7 @@ public struct ByteReader {
     public let base: Int
     /// The bytes as an array: the source's, or a copy of a whole mapped file.
     @available(*, deprecated, message: "the bytes may be a mapped file's: read them through `source`")
-    public var bytes: [UInt8] { source.array ?? source.withUnsafeBufferPointer { Array($0) } }
+    public var bytes: [UInt8] { source.arrayOrCopy }
     /// The file offset of the next byte to read.
     public var readerIndex: Int
     /// One past the last file offset this reader may read (the end of the current element).

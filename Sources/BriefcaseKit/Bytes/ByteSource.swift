@@ -39,6 +39,10 @@ public struct ByteSource: Sendable {
     /// The array, when the bytes are one.
     public var array: [UInt8]? { file == nil ? storage : nil }
 
+    /// The bytes as an array: the array, or a copy of the whole mapped file (what the deprecated
+    /// `bytes` of the reader and the decoder give).
+    var arrayOrCopy: [UInt8] { array ?? withUnsafeBufferPointer { Array($0) } }
+
     /// Calls `body` with the bytes (valid only inside it).
     @inlinable @inline(__always)
     public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {

@@ -77,7 +77,7 @@ enum BriefcaseSource {
 
     /// Whether the file was mapped (`mapped(through:)`; never in memory).
     var isMapped: Bool {
-        if case .file(let file) = self { return file.isMapped }
+        if case .file(let file) = self { return file.mappedCount != nil }
         return false
     }
 
