@@ -25,18 +25,43 @@ public final class SQLiteDatabase {
     /// Configures SQLite once, before its first connection (after that, `sqlite3_config` is refused).
     private static let configured: Bool = briefcase_sqlite_configure() == SQLITE_OK
 
+    /// The longest string or blob this connection makes or reads (`SQLITE_LIMIT_LENGTH`): for an
+    /// input, the size of its files.
+    let valueLimit: Int
+    /// A private copy of a database that SQLite could not read in place without writing beside it
+    /// (`PrivateCopy`): removed when the connection closes.
+    private let privateCopy: PrivateCopy?
+
     /// Opens (or, with `.create`, creates) the database at `path`; a refusal names the file.
+    ///
+    /// Read-only (Spec/sqlite-mapping.md §7): nothing is ever written at or beside `path` — a
+    /// database in WAL mode, or with a rollback journal beside it, is read from a private copy
+    /// (`PrivateCopy`); no value longer than the file (at most SQLite's 1 000 000 000 bytes) is
+    /// ever made; no memory mapping (a file truncated meanwhile is an error, not a SIGBUS).
     public init(path: String, mode: Mode) throws(BriefcaseError) {
         _ = Self.configured
         self.path = path
+        var opened = path
+        var copy: PrivateCopy?
+        var longestValue = Self.longestValue
+        if mode == .readOnly {
+            let files = try ReadOnlyFiles(path)
+            if files.needsPrivateCopy {
+                copy = try PrivateCopy(of: files)
+                opened = copy!.database
+            }
+            longestValue = min(Self.longestValue, max(files.size, 1 << 20))
+        }
+        privateCopy = copy
+        valueLimit = longestValue
         var connection: OpaquePointer?
         let flags: Int32
         switch mode {
-        case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        case .readOnly: flags = SQLITE_OPEN_READONLY
-        case .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .create, .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        // A private copy is ours: SQLite may finish its journal or checkpoint its WAL there.
+        case .readOnly: flags = copy == nil ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         }
-        let status = sqlite3_open_v2(mode == .memory ? "" : path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(mode == .memory ? "" : opened, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let connection { sqlite3_close_v2(connection) }
@@ -46,13 +71,25 @@ public final class SQLiteDatabase {
         sqlite3_extended_result_codes(handle, 1)
         // A hostile schema cannot make us run what it wants: no ATTACH (no other file is ever
         // opened or created), no functions with side effects called from views or triggers, no
-        // writes to the schema tables, no extension loading.
+        // writes to the schema tables, no extension loading, no pointer from fts3_tokenizer.
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(longestValue))
         _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
         _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
         _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
-        if mode == .readOnly { try? execute("PRAGMA query_only = ON") }
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0)
+        // "Name" is a column, never the text 'Name': SQLite's fallback for an unknown double-quoted
+        // identifier would turn a dropped column into its name as a value (Spec/sqlite-mapping.md §5).
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DML, 0)
+        _ = briefcase_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DDL, 0)
+        if mode == .readOnly {
+            try? execute("PRAGMA query_only = ON; PRAGMA mmap_size = 0; PRAGMA cell_size_check = ON")
+        }
     }
+
+    /// SQLite's longest string or blob (SQLITE_MAX_LENGTH as built by default): the largest value
+    /// the format holds (an element's bytes).
+    public static let longestValue = 1_000_000_000
 
     deinit { sqlite3_close_v2(handle) }
 
@@ -97,6 +134,8 @@ public final class SQLiteDatabase {
         }
         defer { sqlite3_blob_close(blob) }
         let count = Int(sqlite3_blob_bytes(blob))
+        // A damaged record may claim more than the file holds: refused before the array is made.
+        guard count <= valueLimit else { throw error("a value of \(count) bytes in \(table).\(column), longer than the database's files", plain: true) }
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
@@ -133,8 +172,9 @@ public final class SQLiteDatabase {
         return code == SQLITE_CONSTRAINT || code == SQLITE_MISMATCH
     }
 
-    func error(_ message: String) -> BriefcaseError {
-        BriefcaseError(.invalidData, "SQLite: \(message)", file: path)
+    /// An error of this database: SQLite's own message (`plain` false, marked "SQLite:"), or ours.
+    func error(_ message: String, plain: Bool = false) -> BriefcaseError {
+        BriefcaseError(.invalidData, plain ? message : "SQLite: \(message)", file: path)
     }
 
     /// `"name"`: an identifier quoted the SQL way (doubled quotes inside), whatever it holds, so no

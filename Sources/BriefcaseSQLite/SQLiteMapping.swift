@@ -3,13 +3,14 @@ import BriefcaseKit
 /// The briefcase ↔ SQLite mapping of Spec/sqlite-mapping.md: the names of the tables that give
 /// the file back, and each data type's declared SQL type.
 public enum SQLiteMapping {
-    /// The mapping's version, in `_briefcase` under `format`. Version 2: `_briefcase_stored_N`
+    /// The mapping's version, in `_briefcase` under `format`. Version 3: every table with fields
+    /// has a current-rows table (a derived name where its own is taken, `SQLiteNames`), NaN shows
+    /// as the text `NaN` (not NULL, which a user may write). Version 2: `_briefcase_stored_N`
     /// holds only the stored rows the pending changes update or delete (version 1 held every
     /// stored row).
-    public static let format = "briefcase-sqlite 2"
-    /// The versions read: the elements' bytes and the current-rows tables, all that is read back,
-    /// are the same in both.
-    public static let readableFormats: Set<String> = ["briefcase-sqlite 1", format]
+    public static let format = "briefcase-sqlite 3"
+    /// The versions read (Spec/sqlite-mapping.md §5 says how the older ones are read).
+    public static let readableFormats: Set<String> = ["briefcase-sqlite 1", "briefcase-sqlite 2", format]
 
     /// What `_briefcase` holds: the head, one value per key.
     static let headTable = "_briefcase"
@@ -25,7 +26,7 @@ public enum SQLiteMapping {
 
     /// Names a briefcase table cannot take: they are the mapping's own (SQLite's `sqlite_` too).
     static func isReserved(_ name: String) -> Bool {
-        let lower = name.lowercased()
+        let lower = name.asciiLowercased
         return lower.hasPrefix("_briefcase") || lower.hasPrefix("sqlite_")
     }
 

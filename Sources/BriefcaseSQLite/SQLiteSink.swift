@@ -25,6 +25,24 @@ public struct SQLiteSink: BriefcaseSink {
     var writtenAlone: [[UInt8]: Int] = [:]
     /// Positions given without one (a source that does not number its elements).
     var nextPosition = 0
+    /// After `finish`: the tables and fields whose SQL name is not their own (taken, reserved,
+    /// holding NUL, or alike another's without ASCII case), in stream order (Spec/sqlite-mapping.md §2).
+    public private(set) var derivedNames: [DerivedName] = []
+
+    /// A table (`field` nil) or a field of it whose SQL table or column has a derived name.
+    public struct DerivedName: Sendable, Equatable, CustomStringConvertible {
+        /// The table's name, decoded for display.
+        public var element: String
+        /// The field's name (nil: the table's own SQL name).
+        public var field: String?
+        /// The name it has in SQL.
+        public var sqlName: String
+
+        /// `table 'X' is SQL table 'Y'` or `field 'F' of table 'X' is column 'G'`.
+        public var description: String {
+            field.map { "field '\($0)' of table '\(element)' is SQL column '\(sqlName)'" } ?? "table '\(element)' is SQL table '\(sqlName)'"
+        }
+    }
 
     /// A sink that writes a new database at `path` (an empty or absent file), or a private temporary one (nil).
     public init(path: String?) {
@@ -76,6 +94,7 @@ public struct SQLiteSink: BriefcaseSink {
     public mutating func finish() throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         try writer!.finish()
+        derivedNames = writer!.derivedNames
         let database = writer!.database
         writer = nil
         if path == nil { self.database = database }

@@ -4,135 +4,64 @@ import BriefcaseKit
 /// current rows its element and delta give, and recorded by the library's `ChangeTracker` as
 /// Data Abstract logs them (Spec/sqlite-mapping.md §5, Spec/change-tracking.md).
 extension SQLiteSource {
-    /// The elements to give, in order, with each edited table's delta replaced (or a new one
-    /// before the table), and what the edits became.
-    func plan(_ entries: [Entry], codePage: CodePage) throws(BriefcaseError) -> ([Step], [TableEdits]) {
-        let firstDelta = Self.firstDeltas(entries)
-        var replaced: [Int: Delta] = [:], before: [Int: Delta] = [:]
-        var allEdits: [TableEdits] = []
-        for entry in entries where entry.kind == .table && entry.currentTable != nil {
-            guard case .table(let table) = try element(entry) else { continue }
-            var deltaEntry = firstDelta[entry.name.asciiLowercased]
-            var delta: Delta?
-            if let candidate = deltaEntry, case .delta(let found) = try element(candidate), namesMatch(found.name, table.name) {
-                delta = found
-            } else {
-                deltaEntry = nil
-            }
-            let (edited, edits) = try self.edits(of: table, delta: delta, entry: entry, codePage: codePage)
-            guard let edited else { continue }
-            allEdits.append(edits)
-            if let deltaEntry { replaced[deltaEntry.position] = edited } else { before[entry.position] = edited }
-        }
-        var steps: [Step] = []
-        for entry in entries {
-            if let delta = before[entry.position] { steps.append(.edited(delta)) }
-            steps.append(replaced[entry.position].map(Step.edited) ?? .stored(entry))
-        }
-        return (steps, allEdits)
-    }
-
-    /// The elements into a sink that takes them in stream order, each decoded once: a table is
-    /// compared with its current rows when its delta comes (a delta before its table: the table
-    /// is decoded then and kept for its turn), or at its own turn (its new delta handed over
-    /// first, or kept for its delta's turn). What `plan` does for a sink that needs heads first.
-    func stream<Sink: BriefcaseSink>(_ entries: [Entry], codePage: CodePage, into sink: inout Sink) throws(BriefcaseError) -> [TableEdits] {
-        let firstDelta = Self.firstDeltas(entries)
-        // The tables compared for edits (one per name: the first has the current-rows table) and their deltas.
-        var deltaOfTable: [Int: Entry] = [:], tableOfDelta: [Int: Entry] = [:]
-        for entry in entries where entry.kind == .table && entry.currentTable != nil {
-            guard let delta = firstDelta[entry.name.asciiLowercased] else { continue }
-            deltaOfTable[entry.position] = delta
-            tableOfDelta[delta.position] = entry
-        }
-        var held: [Int: Table] = [:], replacements: [Int: Delta] = [:]
-        var allEdits: [TableEdits] = []
-        var index = 0
-        func hand(_ element: Element) throws(BriefcaseError) {
-            try sink.element(element, at: index)
-            index += 1
-        }
-        for entry in entries {
-            switch entry.kind {
-            case .delta:
-                if let replacement = replacements.removeValue(forKey: entry.position) {
-                    try hand(.delta(replacement))
-                    continue
-                }
-                guard case .delta(var delta) = try element(entry) else { continue }
-                if let tableEntry = tableOfDelta[entry.position], tableEntry.position > entry.position,
-                   case .table(let table) = try element(tableEntry), namesMatch(delta.name, table.name) {
-                    let (edited, edits) = try self.edits(of: table, delta: delta, entry: tableEntry, codePage: codePage)
-                    held[tableEntry.position] = table
-                    if let edited { delta = edited; allEdits.append(edits) }
-                }
-                try hand(.delta(delta))
-            case .table:
-                if let table = held.removeValue(forKey: entry.position) {
-                    try hand(.table(table))
-                    continue
-                }
-                guard case .table(let table) = try element(entry) else { continue }
-                if entry.currentTable != nil {
-                    var delta: Delta?, deltaEntry = deltaOfTable[entry.position]
-                    if let later = deltaEntry, later.position > entry.position, case .delta(let found) = try element(later),
-                       namesMatch(found.name, table.name) {
-                        delta = found
-                    } else {
-                        deltaEntry = nil
-                    }
-                    let (edited, edits) = try self.edits(of: table, delta: delta, entry: entry, codePage: codePage)
-                    if let edited {
-                        allEdits.append(edits)
-                        if let deltaEntry { replacements[deltaEntry.position] = edited } else { try hand(.delta(edited)) }
-                    } else if let deltaEntry, let delta {
-                        replacements[deltaEntry.position] = delta  // decoded already: not again at its turn
-                    }
-                }
-                try hand(.table(table))
-            }
-        }
-        return allEdits
-    }
-
     /// The table's pending delta with the edits of its current-rows table recorded (nil when
-    /// nothing was edited): updates in row order, then deletes, then inserts in rowid order.
+    /// nothing was edited): updates in row order, then deletes, then inserts in row-id order.
     func edits(of table: Table, delta: Delta?, entry: Entry, codePage: CodePage) throws(BriefcaseError) -> (Delta?, TableEdits) {
         let name = entry.currentTable!
-        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: [])
-        let image = ValueImage(codePage: codePage)
+        // (The SQL table named in messages where its name is not the element's.)
+        let sqlTable = name == entry.name ? "" : "table '\(name)': "
+        let layout = CurrentTableLayout(table: table, codePage: codePage)
+        let rows = try CurrentRowsCheck(database: database, table: name, layout: layout, rowIDsAreKeys: entry.rowIDsAreKeys,
+                                        element: entry.name).statement()
+        let image = ValueImage(codePage: codePage, nanAsText: version >= 3)
         let reading = ValueReading(codePage: codePage)
         // The current rows as the tracker will start from them (the same replay); the tracker
         // itself (its copies of the rows) only once an edit is found.
         let expected = delta.map { table.replaying($0).rows } ?? table.rows.array
-        // rowid → current row: the key (SQLite's rowid alias), else the position + 1.
+        // Row id → current row: the key (row_ids = key), else the position + 1.
         var indexOfRowID: [Int64: Int] = [:]
         indexOfRowID.reserveCapacity(expected.count)
         for (index, row) in expected.enumerated() {
-            let rowID = entry.rowIDsAreKeys && layout.keyColumns.count == 1 ? image.sql(row[layout.keyColumns[0]]).integer : Int64(index) + 1
-            guard let rowID else { throw invalid("the key of row \(index) is not an integer", element: name) }
-            indexOfRowID[rowID] = index
+            let rowID = entry.rowIDsAreKeys ? image.sql(row[layout.keyColumns[0]]).integer : Int64(index) + 1
+            guard let rowID, indexOfRowID.updateValue(index, forKey: rowID) == nil else {
+                throw invalid("\(SQLiteMapping.elementsTable).row_ids of table '\(name)' is 'key', but its key is not an integer unique to each row (row \(index))",
+                              element: entry.name)
+            }
         }
-        let columns = layout.columns.map(SQLiteDatabase.quote).joined(separator: ", ")
-        let statement = try database.prepare("SELECT rowid, \(columns) FROM \(SQLiteDatabase.quote(name)) ORDER BY rowid")
-        guard statement.columnCount == layout.columns.count + 1 else { throw invalid("the table's columns are not the briefcase's fields", element: name) }
-
-        var updates: [(Int, Row)] = [], inserts: [Row] = []
+        var updates: [(position: Int, row: Row)] = [], inserts: [Row] = []
         var seen = [Bool](repeating: false, count: expected.count)
-        while try statement.step() {
-            guard let rowID = statement.value(at: 0).integer else { throw invalid("a row without an integer rowid", element: name) }
-            let index = indexOfRowID[rowID].flatMap { seen[$0] ? nil : $0 }
+        var ambiguousNaN = 0
+        var lastRowID: Int64 = 0
+        var contiguous = true
+        while try rows.step() {
+            let identity = rows.value(at: 0)
+            let label = "row with rowid \(identity)"  // (a table with row_ids = key: its key, the rowid alias)
+            let rowID = identity.integer
+            if let rowID {
+                if entry.rowIDsAreKeys, let index = indexOfRowID[rowID], seen[index] {
+                    throw invalid("\(sqlTable)two rows have the key \(rowID) (the key of a table is unique)", element: entry.name)
+                }
+                contiguous = contiguous && rowID == lastRowID + 1
+                lastRowID = rowID
+            } else if !entry.rowIDsAreKeys {
+                throw invalid("\(sqlTable)a row without an integer rowid", element: entry.name)
+            }
+            let index = rowID.flatMap { indexOfRowID[$0] }
             var row = Row(repeating: nil, count: table.fields.count)
             for (column, field) in table.fields.enumerated() {
-                let stored = statement.value(at: column + 1)
-                if let index, stored.sameStored(as: image.sql(expected[index][column])) {
-                    row[column] = expected[index][column]
-                    continue
+                let stored = rows.value(at: column + 1)
+                if let index {
+                    let shown = image.sql(expected[index][column])
+                    if stored.sameStored(as: shown) {
+                        if case .null = stored, expected[index][column] != nil { ambiguousNaN += 1 }
+                        row[column] = expected[index][column]
+                        continue
+                    }
                 }
                 switch reading.value(stored, type: field.type) {
                 case .success(let value): row[column] = value
                 case .failure(let mismatch):
-                    throw invalid("row with rowid \(rowID): field '\(layout.columns[column])': \(mismatch.message)", element: name)
+                    throw invalid("\(sqlTable)\(label): field '\(layout.fieldNames[column])': \(mismatch.message)", element: entry.name)
                 }
             }
             if let index {
@@ -144,27 +73,40 @@ extension SQLiteSource {
         }
         let deletes = seen.indices.filter { !seen[$0] }
         var edits = TableEdits(table: name, inserts: inserts.count, updates: updates.count, deletes: deletes.count)
-        guard !(updates.isEmpty && inserts.isEmpty && deletes.isEmpty) else { return (nil, edits) }
+        if ambiguousNaN > 0 {
+            edits.notes.append("table '\(name)': \(ambiguousNaN) NaN value(s) show as NULL in this database (version \(version) of the mapping): kept as NaN, since a NULL written there cannot be told from them (convert again for a database that shows NaN as 'NaN')")
+        }
+        guard edits.hasEdits else { return (nil, edits) }
+        if !entry.rowIDsAreKeys, contiguous, !deletes.isEmpty, let shifted = Self.renumbered(updates: updates, expected: expected) {
+            throw invalid("table '\(name)': its rowids were renumbered (rowid \(shifted.rowID) holds the row that had rowid \(shifted.was)): SQLite's VACUUM renumbers the rows of a table without an INTEGER PRIMARY KEY, and this table's rows are matched to the briefcase's by rowid, so its edits cannot be told; make them again on a new export, without VACUUM",
+                          element: entry.name)
+        }
+        guard entry.firstOfName else {
+            throw invalid("table '\(name)' was edited, but an earlier table has its name (without ASCII case): pending changes of that name are the earlier table's, so these edits cannot be recorded",
+                          element: entry.name)
+        }
         var tracker = ChangeTracker(table: table, delta: delta)
         do throws(ChangeTrackingError) {
-            for (index, row) in updates { try tracker.update(at: index, to: row) }
-            for (done, index) in deletes.enumerated() { try tracker.delete(at: index - done) }
-            for row in inserts { try tracker.insert(row) }
+            try tracker.record(updates: updates, deletes: deletes, inserts: inserts)
             try tracker.verify()
         } catch {
-            throw invalid("the edits cannot be recorded as pending changes: \(error.message)", element: name)
+            throw invalid("\(sqlTable)the edits cannot be recorded as pending changes: \(error.message)", element: entry.name)
         }
-        edits.table = name
         return (tracker.hasEdits ? tracker.pendingDelta : nil, edits)
     }
 
-    /// The first delta of each name (ASCII case-insensitive, as names match): the one a table's
-    /// edits join.
-    static func firstDeltas(_ entries: [Entry]) -> [String: Entry] {
-        var first: [String: Entry] = [:]
-        for entry in entries where entry.kind == .delta && first[entry.name.asciiLowercased] == nil {
-            first[entry.name.asciiLowercased] = entry
+    /// Whether a table's rows look renumbered (the first updated row holds the values of a row
+    /// after it, and the row after it those of the one after that): what VACUUM does to the
+    /// rowids of a table without an INTEGER PRIMARY KEY once rows were deleted.
+    static func renumbered(updates: [(position: Int, row: Row)], expected: [Row]) -> (rowID: Int, was: Int)? {
+        guard let first = updates.first else { return nil }
+        let position = first.position
+        guard let shift = (1...max(1, min(64, expected.count - position - 1))).first(where: { position + $0 < expected.count && expected[position + $0] == first.row }) else {
+            return nil
         }
-        return first
+        if updates.count > 1, updates[1].position == position + 1, position + 1 + shift < expected.count, expected[position + 1 + shift] != updates[1].row {
+            return nil
+        }
+        return (position + 1, position + 1 + shift)
     }
 }

@@ -12,8 +12,8 @@ extension SQLiteTableWriter {
     /// With `rowIDs`, row i gets rowid `rowIDs[i]` (unless the rowid is the key).
     func insert(_ rows: [Row], into name: String, layout: CurrentTableLayout, primaryKey: Bool,
                 rowIDs: [Int64]? = nil) throws(BriefcaseError) -> Bool {
-        let byKey = primaryKey && layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
-        let names = (byKey ? [] : ["rowid"]) + layout.columns.map(SQLiteDatabase.quote)
+        let byKey = layout.rowIDIsKey(primaryKey: primaryKey)
+        let names = (byKey ? [] : [layout.rowIDName]) + layout.columns.map(SQLiteDatabase.quote)
         let perRow = names.count
         // (SQLite's limit of parameters per statement bounds the rows of one for a wide table.)
         let batch = max(1, min(Self.rowsPerInsert, database.mostParameters / perRow))

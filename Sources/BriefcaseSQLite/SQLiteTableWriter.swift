@@ -9,15 +9,16 @@ struct SQLiteTableWriter {
     let codePage: CodePage
     /// Binds the rows of the current-rows and stored-rows tables.
     let binder: RowBinder
-    /// The SQL names taken so far (SQLite compares names ASCII case-insensitively).
-    var takenNames: Set<String> = []
+    /// The names of the current-rows tables, given in stream order.
+    var names = SQLiteNames()
+    /// The first table of each name (ASCII lower-cased): a later one's rows take no edits.
+    var firstTableOfName: Set<String> = []
+    /// Tables and fields whose SQL name is not their own (`SQLiteNames`), to report.
+    var derivedNames: [SQLiteSink.DerivedName] = []
     private var insertElement: SQLiteStatement?
     private var insertField: SQLiteStatement?
     private var insertSchema: SQLiteStatement?
     private var insertChange: SQLiteStatement?
-
-    /// SQLite's longest string or blob (SQLITE_MAX_LENGTH as built by default).
-    static let longestValue = 1_000_000_000
 
     init(database: SQLiteDatabase, codePage: CodePage) {
         self.database = database
@@ -37,17 +38,14 @@ struct SQLiteTableWriter {
             CREATE TABLE _briefcase_elements (position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
                 current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL);
             CREATE TABLE _briefcase_fields (element INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
-                type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, PRIMARY KEY (element, position));
+                type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, sql_name TEXT,
+                PRIMARY KEY (element, position));
             CREATE TABLE _briefcase_schema (element INTEGER NOT NULL, section TEXT NOT NULL, item INTEGER NOT NULL,
                 position INTEGER NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (element, section, item, position));
             CREATE TABLE _briefcase_changes (element INTEGER NOT NULL, position INTEGER NOT NULL, type TEXT NOT NULL,
                 record_id INTEGER NOT NULL, status TEXT NOT NULL, message TEXT NOT NULL, old_values TEXT NOT NULL,
                 new_values TEXT NOT NULL, PRIMARY KEY (element, position));
             """)
-        for name in [SQLiteMapping.headTable, SQLiteMapping.elementsTable, SQLiteMapping.propertiesTable, SQLiteMapping.fieldsTable,
-                     SQLiteMapping.schemaTable, SQLiteMapping.changesTable] {
-            takenNames.insert(name)
-        }
         let setting = try database.prepare("INSERT INTO _briefcase (key, value) VALUES (?1, ?2)")
         try setting.run([.text("format"), .text(SQLiteMapping.format)])
         try setting.run([.text("container"), .text(head.container.rawValue)])
@@ -60,7 +58,7 @@ struct SQLiteTableWriter {
         }
         // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
         insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10))")
-        insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
     }
@@ -77,8 +75,8 @@ struct SQLiteTableWriter {
     /// reader (Spec/sqlite-mapping.md §2).
     func bin2(_ element: Element) throws(BriefcaseError) -> [UInt8] {
         let bytes = try Bin2Encoder.encode(Bin2Stream(elements: [element]))
-        guard bytes.count <= Self.longestValue else {
-            throw BriefcaseError(.invalidModel, "takes \(bytes.count) bytes as Bin2; SQLite holds at most \(Self.longestValue) bytes in one value",
+        guard bytes.count <= SQLiteDatabase.longestValue else {
+            throw BriefcaseError(.invalidModel, "takes \(bytes.count) bytes as Bin2; SQLite holds at most \(SQLiteDatabase.longestValue) bytes in one value",
                                  element: codePage.decodeForDisplay(element.name))
         }
         return bytes
@@ -86,27 +84,36 @@ struct SQLiteTableWriter {
 
     // MARK: tables
 
+    /// The note of a table whose name an earlier table has (without ASCII case): pending changes
+    /// of that name are the earlier table's.
+    static let laterTableNote = "an earlier table has this name (without ASCII case): the pending changes of the name are that table's, so these rows take no edits"
+
     /// A table element: its exact bytes, fields and schema, and its current rows (the stored
-    /// rows with `delta` replayed) in an SQL table of its own name; its stored rows in a table of
-    /// their own when the delta changes them.
+    /// rows with `delta` replayed) in an SQL table of its own name (or a derived one,
+    /// `SQLiteNames`); its stored rows in a table of their own when the delta changes them.
     mutating func write(table: Table, at position: Int, delta: Delta?) throws(BriefcaseError) {
         let name = codePage.decodeForDisplay(table.name)
         let bytes = try bin2(.table(table))
-        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: takenNames)
+        let sqlName = names.table(named: name, at: position)
+        let layout = CurrentTableLayout(table: table, codePage: codePage)
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
+        let note = layout.refusal ?? (firstTableOfName.insert(name.asciiLowercased).inserted ? nil : Self.laterTableNote)
         if layout.refusal == nil {
-            (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
-            takenNames.insert(name.asciiLowercased)
-            current = .text(name)
+            (stored, rowIDs) = try writeCurrentRows(of: table, named: sqlName, layout: layout, delta: delta, position: position)
+            current = .text(sqlName)
+            if sqlName != name { derivedNames.append(SQLiteSink.DerivedName(element: name, field: nil, sqlName: sqlName)) }
+            for (column, field) in table.fields.enumerated() where layout.columns[column] != codePage.decodeForDisplay(field.name) {
+                derivedNames.append(SQLiteSink.DerivedName(element: name, field: codePage.decodeForDisplay(field.name), sqlName: layout.columns[column]))
+            }
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
-                                layout.refusal.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count))])
+                                note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(layout.keyColumns)
         for (column, field) in table.fields.enumerated() {
             try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
                                   .text(field.type.name), .integer(Int64(field.size)), .text(SQLiteMapping.declaredType(field.type)),
-                                  .integer(keys.contains(column) ? 1 : 0)])
+                                  .integer(keys.contains(column) ? 1 : 0), layout.refusal == nil ? .text(layout.columns[column]) : .null])
         }
         if let schema = table.schema {
             try writeSchema(schema.fields, section: "field", element: position)
@@ -149,9 +156,7 @@ struct SQLiteTableWriter {
         guard case .table(let table)? = try BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings).file.stream.elements.first else {
             return
         }
-        var others = takenNames
-        others.remove(name.asciiLowercased)
-        let layout = CurrentTableLayout(table: table, name: name, codePage: codePage, taken: others)
+        let layout = CurrentTableLayout(table: table, codePage: codePage)
         try database.execute("DROP TABLE \(SQLiteDatabase.quote(name))")
         let (stored, rowIDs) = try writeCurrentRows(of: table, named: name, layout: layout, delta: delta, position: position)
         try database.prepare("UPDATE _briefcase_elements SET stored_table = ?1, row_ids = ?2 WHERE position = ?3")
@@ -180,7 +185,7 @@ struct SQLiteTableWriter {
             if case .largeUInt(let value)? = row[layout.keyColumns[0]] { return value <= UInt64(Int64.max) }
             return false
         }
-        guard !layout.keyColumns.isEmpty, aliasHoldsKeys else {
+        guard !layout.keyColumns.isEmpty, layout.identityColumn == nil, aliasHoldsKeys else {
             try createTable(name, layout: layout, primaryKey: false)
             return try insert(rows, into: name, layout: layout, primaryKey: false)
         }
@@ -204,6 +209,7 @@ struct SQLiteTableWriter {
             SQLiteDatabase.quote(layout.columns[column]) + " " + layout.types[column]
                 + (primaryKey && layout.keyColumns.contains(column) ? " NOT NULL" : "")
         }
+        if let identity = layout.identityColumn { columns.insert(SQLiteDatabase.quote(identity) + " INTEGER PRIMARY KEY", at: 0) }
         if primaryKey { columns.append("PRIMARY KEY (" + layout.keyColumns.map { SQLiteDatabase.quote(layout.columns[$0]) }.joined(separator: ", ") + ")") }
         try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
     }
@@ -225,7 +231,7 @@ struct SQLiteTableWriter {
         for (column, field) in delta.loggedFields.enumerated() {
             let fieldName = codePage.decodeForDisplay(field.name)
             try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(fieldName), .text(field.type.name), .null,
-                                  .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0)])
+                                  .text(SQLiteMapping.declaredType(field.type)), .integer(keys.contains(fieldName.asciiLowercased) ? 1 : 0), .null])
         }
         let columns = delta.loggedFields.map { FieldDescriptor(name: $0.name, type: $0.type) }
         // One printer for the delta (making one, with its 64 KiB buffer, per value list cost

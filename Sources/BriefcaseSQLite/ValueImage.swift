@@ -6,6 +6,9 @@ import JSONCore
 /// A briefcase value as the current-rows tables show it (Spec/sqlite-mapping.md §3).
 struct ValueImage {
     let codePage: CodePage
+    /// NaN as the text `NaN` (version 3 of the mapping), not as NULL (SQLite stores a NaN REAL as
+    /// NULL, which a user may also write: the two could not be told apart).
+    var nanAsText = true
 
     func sql(_ value: Value?) -> SQLValue {
         guard let value else { return .null }
@@ -19,12 +22,14 @@ struct ValueImage {
         case .boolean(let b): return .integer(b != 0 ? 1 : 0)
         case .currency(let c): return .text(c.description)
         case .decimal(let d): return .text(d.description)
-        // SQLite stores NaN as NULL.
-        case .float(let f): return f.isNaN ? .null : .real(f)
-        case .singleFloat(let f): return f.isNaN ? .null : .real(Double(f))
+        case .float(let f): return f.isNaN ? nan : .real(f)
+        case .singleFloat(let f): return f.isNaN ? nan : .real(Double(f))
         case .dateTime(let d):
             if let text = d.isoText { return .text(text) }
-            return d.value.isNaN ? .null : .real(d.value)
+            return d.value.isNaN ? nan : .real(d.value)
         }
     }
+
+    /// How NaN shows: the text `NaN` (as `cat` prints it), or NULL in databases of versions 1 and 2.
+    var nan: SQLValue { nanAsText ? .text("NaN") : .null }
 }

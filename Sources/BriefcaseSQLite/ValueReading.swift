@@ -26,11 +26,22 @@ struct ValueReading {
         case (.decimal, .text(let text)):
             guard let decimal = Decimal96(text) else { return .failure(ValueMismatch("\(sql) is not a Decimal (digits with an optional point, at most 96 bits)")) }
             return .success(.decimal(decimal))
+        case (.dateTime, .text("NaN")):
+            return .success(.dateTime(OLEDateTime(.nan)))
         case (.dateTime, .text(let text)):
             guard let date = Self.dateTime(text) else { return .failure(ValueMismatch("\(sql) is not a date and time (YYYY-MM-DD[THH:MM:SS[.sss]])")) }
             return .success(.dateTime(date))
         case (.dateTime, .real(let days)):
+            // .NET's DateTime holds years 1 to 9999 (what ISO text can say too): a day number
+            // beyond them would be a briefcase that Data Abstract for .NET cannot read.
+            guard OLEDateTime.validDays.contains(days) else {
+                return .failure(ValueMismatch("\(sql) is not a date .NET can hold: an OLE day number from \(OLEDateTime.validDays.lowerBound) to \(OLEDateTime.validDays.upperBound) (years 1 to 9999)"))
+            }
             return .success(.dateTime(OLEDateTime(days)))
+        case (.float64, .text(let text)) where Self.special(text) != nil:
+            return .success(.float(Self.special(text)!))
+        case (.float32, .text(let text)) where Self.special(text) != nil:
+            return .success(.singleFloat(Float(Self.special(text)!)))
         case (.float64, .real(let number)):
             return .success(.float(number))
         case (.float64, .integer(let number)):
@@ -60,6 +71,17 @@ struct ValueReading {
             return .failure(ValueMismatch("\(sql) is out of range for \(type.name)"))
         default:
             return .failure(ValueMismatch("\(sql) (\(sql.typeName)) does not fit a field of type \(type.name)"))
+        }
+    }
+
+    /// NaN and the infinities as `cat` spells them (`NaN`, `Infinity`, `-Infinity`): a REAL
+    /// column holds them as text (SQLite has no NaN; the infinities it holds as REAL too).
+    static func special(_ text: String) -> Double? {
+        switch text {
+        case "NaN": return .nan
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default: return nil
         }
     }
 

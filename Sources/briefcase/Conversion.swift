@@ -38,6 +38,8 @@ struct Conversion {
         case .sqlite:
             var sink = try SQLiteConversionOutput(path: output)
             try convert(into: &sink)
+            // Tables and fields whose own names SQL cannot take (Spec/sqlite-mapping.md §2).
+            for name in sink.inner.derivedNames { Console.note("\(output): \(name)") }
         case .snapshot:
             var sink = try SnapshotConversionOutput(path: output, inputPath: input, ignoreLimits: ignoreLimits, progress: writing)
             try convert(into: &sink)

@@ -9,9 +9,9 @@ struct InfoCommand: ParsableCommand {
         abstract: "Show a briefcase's properties, tables, columns and pending deltas.",
         discussion: """
         Reads only the header, the element index and each element's head: rows are not decoded, \
-        so info is fast on large briefcases. An SQLite database is shown as convert reads it: \
-        its tables are compared with their stored rows, and edits made with SQL show as the \
-        pending changes they become.
+        so info is fast on large briefcases. An SQLite database shows the briefcase it stores \
+        (each element from its bytes): no row of its tables is read, so edits made there with \
+        SQL are not looked for — validate and convert find them.
 
         Examples:
           briefcase info Orders.daBriefcase

@@ -161,7 +161,10 @@ struct InputSource {
         try GzipInput.refuseFolder(.sqlite, path)
         let source = try SQLiteSource(path: path)
         for edits in try source.read(into: &sink, encoding: encoding) {
-            Console.note("\(path): table '\(edits.table)': \(edits.inserts) inserted, \(edits.updates) updated, \(edits.deletes) deleted row(s) recorded as pending changes")
+            if edits.hasEdits {
+                Console.note("\(path): table '\(edits.table)': \(edits.inserts) inserted, \(edits.updates) updated, \(edits.deletes) deleted row(s) recorded as pending changes")
+            }
+            for note in edits.notes { Console.note("\(path): \(note)") }
         }
     }
 }

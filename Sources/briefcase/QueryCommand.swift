@@ -68,6 +68,8 @@ struct QueryCommand: ParsableCommand {
             query = try SQLiteQuery(sql, in: database)
         } catch .writes {
             throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.writes.description, file: path)
+        } catch .denied(let message) {
+            throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.denied(message).description, file: path)
         } catch {
             throw UsageError(error.description)
         }
@@ -82,15 +84,13 @@ struct QueryCommand: ParsableCommand {
 }
 
 extension QueryCommand {
-    /// The database opened read-only; a damaged one is a bad input (exit 1), not a mistake in the
-    /// SQL given.
+    /// The database opened read-only and checked (`PRAGMA quick_check`); a damaged one is a bad
+    /// input (exit 1), not a mistake in the SQL given.
     static func openReadable(_ path: String) throws(BriefcaseError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        do throws(BriefcaseError) {
-            _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
-        } catch {
-            throw BriefcaseError(.invalidData, "not a readable SQLite database: \(error.message)", file: path)
-        }
+        // Every page checked before any answer: a damaged b-tree could otherwise give wrong rows
+        // silently, or fail after some were printed (Spec/sqlite-mapping.md §7).
+        try database.checkIntegrity()
         return database
     }
 }

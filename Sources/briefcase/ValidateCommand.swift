@@ -113,7 +113,9 @@ struct ValidateCommand: ParsableCommand {
             // The briefcase the database gives back (edits included), checked as a document.
             var sink = ValidationSink(path: path, format: "sqlite", options: options)
             do throws(BriefcaseError) {
-                try SQLiteSource(path: path).read(into: &sink)
+                // Every page of the file first: a damaged page is an invalid database even where
+                // no table that is read lies (Spec/sqlite-mapping.md §7).
+                try SQLiteSource(path: path, checkingIntegrity: true).read(into: &sink)
             } catch {
                 return ValidationReport.failure(path: path, format: "sqlite", check: .input, error: error)
             }

@@ -80,7 +80,7 @@ public enum FileIO {
         return fd
     }
 
-    static func ioError(_ what: String, _ path: String) -> BriefcaseError {
+    package static func ioError(_ what: String, _ path: String) -> BriefcaseError {
         BriefcaseError(.io, "\(what): \(String(cString: strerror(errno)))", file: path)
     }
 }

@@ -154,6 +154,12 @@ public struct ChangeTracker: Sendable {
     /// value changes). A row whose pending change is an insert keeps it, with the new values; a
     /// pending update is brought up to date (and dropped when the row is back as it was).
     public mutating func update(at position: Int, to row: Row) throws(ChangeTrackingError) {
+        try recordUpdate(at: position, to: row) { tracker, index in tracker.removeChange(index) }
+    }
+
+    /// The update of `update(at:to:)`; a change the row no longer needs goes through `drop`
+    /// (removed at once, or marked to be removed with others: `record(updates:deletes:inserts:)`).
+    mutating func recordUpdate(at position: Int, to row: Row, dropping drop: (inout ChangeTracker, Int) -> Void) throws(ChangeTrackingError) {
         let slot = try self.slot(at: position)
         let old = slots[slot]!
         try check(row, against: old, row: position)
@@ -166,7 +172,7 @@ public struct ChangeTracker: Sendable {
                 let original = before[index]!
                 guard let values = try updateValues(from: original, to: row, row: position) else {
                     slots[slot] = row
-                    removeChange(index)
+                    drop(&self, index)
                     return
                 }
                 (change.oldValues, change.newValues) = values
@@ -197,12 +203,21 @@ public struct ChangeTracker: Sendable {
     /// change loses that change instead (it never reached the server); a row with a pending
     /// update gets a delete in its place, with the old values from before the update.
     public mutating func delete(at position: Int) throws(ChangeTrackingError) {
+        try recordDelete(at: position) { tracker, index in tracker.removeChange(index) }
+        live.remove(at: position)
+    }
+
+    /// The delete of `delete(at:)`, the row's slot emptied but the current rows not moved up (the
+    /// caller does that); a change the row no longer needs goes through `drop`.
+    mutating func recordDelete(at position: Int, dropping drop: (inout ChangeTracker, Int) -> Void) throws(ChangeTrackingError) {
         let slot = try self.slot(at: position)
-        let current = slots[slot]!
+        guard let current = slots[slot] else {
+            throw ChangeTrackingError(.noSuchRow, "the row at position \(position) is deleted already", row: position)
+        }
         try checkLogged(current, row: position)
         if let index = mergeable(slot) {
             if delta.changes[index].type == .insert {
-                removeChange(index)
+                drop(&self, index)
             } else {
                 var change = delta.changes[index]
                 change.type = .delete
@@ -215,7 +230,6 @@ public struct ChangeTracker: Sendable {
                    before: current, slot: slot)
         }
         slots[slot] = nil
-        live.remove(at: position)
     }
 
     /// Checks that `delta` replayed over the stored rows gives the current rows, i.e. that every

@@ -17,7 +17,7 @@ public struct OLEDateTime: Hashable, Sendable, CustomStringConvertible {
     static let millisecondsPerDay: Int64 = 86_400_000
     /// 0001-01-01 and 9999-12-31 as OLE day numbers: the range ISO text can show.
     /// (-657_434 would be 0100-01-01, .NET's `FromOADate` limit, not year 1.)
-    static let validDays: ClosedRange<Double> = -693_593.99999999 ... 2_958_465.99999999
+    public static let validDays: ClosedRange<Double> = -693_593.99999999 ... 2_958_465.99999999
 
     /// Days and milliseconds since 1899-12-30 00:00, rounded to the millisecond; nil when the
     /// value is not finite or outside years 1–9999.

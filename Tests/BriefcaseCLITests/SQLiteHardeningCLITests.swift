@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import BriefcaseTestSupport
+
+/// Databases that users and other programs wrote, read by the CLI (Spec/sqlite-mapping.md §5–§7):
+/// schema edits refused with one line, `query`'s limits, WAL databases read without writing beside
+/// them, damage found before any answer, derived names for tables SQLite cannot name as they are.
+/// orders.bin2 (Sources/FixtureMaker/main.swift) holds Orders: current rows 1, 2 and 4.
+extension CLITests {
+    static var sqlite3Present: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") }
+
+    /// orders.bin2 exported to `name` in `dir`.
+    static func ordersDatabase(in dir: URL, _ name: String = "orders.sqlite") throws -> String {
+        let db = dir.appendingPathComponent(name).path
+        #expect(try run(["convert", fixtures.appendingPathComponent("orders.bin2").path, db]).status == 0)
+        return db
+    }
+
+    /// Runs the sqlite3 shell on `db` (each argument one command or SQL text); its exit status.
+    @discardableResult
+    static func sqlite3(_ db: String, _ commands: String...) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [db] + commands
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static func files(in dir: URL) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+
+    /// A column dropped with SQL: exit 1, one line naming the file, the element, the table and the
+    /// column; nothing written; validate says invalid. (Before: exit 0, every row's Customer the
+    /// text 'Customer', recorded as pending updates.)
+    @Test(.enabled(if: sqlite3Present)) func aDroppedColumnIsRefusedNotReadAsItsName() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try Self.ordersDatabase(in: dir)
+        #expect(try Self.sqlite3(db, "ALTER TABLE Orders DROP COLUMN Customer") == 0)
+        let out = dir.appendingPathComponent("out.json").path
+        let result = try Self.run(["convert", db, out])
+        #expect(result.status == 1)
+        #expect(result.stderr == "briefcase: \(db): element 'Orders': table 'Orders' has no column 'Customer' (dropped, or renamed?): the briefcase's field keeps its column; put it back (the field 'Customer', datWideString)\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let cat = try Self.run(["cat", db, "--table", "Orders"])
+        #expect(cat.status == 1 && cat.text.isEmpty)
+        #expect(try Self.run(["validate", db]).status == 1)
+    }
+
+    /// A keyless table whose rowids VACUUM renumbered after a delete: a message that says so.
+    @Test(.enabled(if: sqlite3Present)) func vacuumRenumberingIsNamed() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let document = dir.appendingPathComponent("keyless.json").path
+        let rows = (1...6).map { "[\($0), \"n\($0)\"]" }.joined(separator: ", ")
+        try Data(#"{"format": "briefcase-json", "version": 1, "container": "dabriefcase", "encoding": "utf-8", "properties": [], "elements": [{"kind": "table", "name": "T", "schema": null, "schemaEnd": "zero", "fields": [{"name": "N", "type": "datInteger", "size": 0}, {"name": "Name", "type": "datWideString", "size": 20}], "rows": [\#(rows)]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: document))
+        let db = dir.appendingPathComponent("keyless.sqlite").path
+        #expect(try Self.run(["convert", document, db]).status == 0)
+        // Without VACUUM a delete is a delete.
+        let copy = dir.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        #expect(try Self.sqlite3(copy, "DELETE FROM T WHERE N = 2") == 0)
+        let deleted = try Self.run(["convert", copy, dir.appendingPathComponent("d.json").path])
+        #expect(deleted.status == 0 && deleted.stderr.contains("0 inserted, 0 updated, 1 deleted"), "\(deleted.stderr)")
+        // With VACUUM the rows after it moved up one rowid.
+        #expect(try Self.sqlite3(db, "DELETE FROM T WHERE N = 2", "VACUUM") == 0)
+        let result = try Self.run(["convert", db, dir.appendingPathComponent("v.json").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("element 'T': table 'T': its rowids were renumbered (rowid 2 holds the row that had rowid 3): SQLite's VACUUM renumbers"), "\(result.stderr)")
+    }
+
+    /// `query` may not call functions that reveal memory addresses (fts3_tokenizer returns a
+    /// pointer) or reach outside the database, nor set pragmas — not even through a view of the
+    /// database; a trailing comment after the statement is fine, a second statement is not.
+    @Test(.enabled(if: sqlite3Present)) func queryLimits() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try Self.ordersDatabase(in: dir)
+        for sql in ["SELECT hex(fts3_tokenizer('simple'))", "SELECT load_extension('x')", "PRAGMA query_only = 0", "PRAGMA temp_store_directory = '/tmp'"] {
+            let result = try Self.run(["query", db, sql])
+            #expect(result.status == 1 && result.text.isEmpty, "\(sql): \(result.stderr)")
+            #expect(result.stderr.contains("not authorized"), "\(sql): \(result.stderr)")
+        }
+        #expect(try Self.sqlite3(db, "CREATE VIEW spy AS SELECT fts3_tokenizer('simple') AS p") == 0)
+        let throughView = try Self.run(["query", db, "SELECT hex(p) FROM spy"])
+        #expect(throughView.status == 1 && throughView.text.isEmpty)
+        // Reading pragmas still answer.
+        #expect(try Self.run(["query", db, "SELECT count(*) AS n FROM pragma_table_info('Orders')"]).text == "{\"n\": 4}\n")
+        for sql in ["SELECT count(*) AS n FROM Orders; -- three", "SELECT count(*) AS n FROM Orders /* three */ ;", "SELECT count(*) AS n FROM Orders;\n-- a\n/* b */\n"] {
+            let result = try Self.run(["query", db, sql])
+            #expect(result.status == 0 && result.text == "{\"n\": 3}\n", "\(sql): \(result.stderr)")
+        }
+        let two = try Self.run(["query", db, "SELECT 1; SELECT 2"])
+        #expect(two.status == 2 && two.stderr.contains("query runs one SQL statement"))
+    }
+
+    /// A database in WAL mode is read with the data committed to its -wal, and nothing is written
+    /// beside it (no -shm, no -wal made); so is one in WAL mode without a -wal.
+    @Test(.enabled(if: sqlite3Present)) func walDatabasesAreReadWithoutWritingBesideThem() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try Self.ordersDatabase(in: dir)
+        #expect(try Self.sqlite3(db, ".dbconfig no_ckpt_on_close on", "PRAGMA journal_mode = WAL;", "INSERT INTO Orders VALUES (9, 'Zed', '1.25', NULL);") == 0)
+        try FileManager.default.removeItem(atPath: db + "-shm")
+        #expect(try Self.files(in: dir) == ["orders.sqlite", "orders.sqlite-wal"])
+        let wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+        let query = try Self.run(["query", db, "SELECT count(*) AS n FROM Orders"])
+        #expect(query.status == 0 && query.text == "{\"n\": 4}\n", "\(query.stderr)")
+        #expect(try Self.run(["info", db]).status == 0)
+        #expect(try Self.run(["validate", db]).status == 0)
+        let out = dir.appendingPathComponent("out.json").path
+        let converted = try Self.run(["convert", db, out])
+        #expect(converted.status == 0 && converted.stderr.contains("1 inserted"), "\(converted.stderr)")
+        try FileManager.default.removeItem(atPath: out)
+        #expect(try Self.files(in: dir) == ["orders.sqlite", "orders.sqlite-wal"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == wal)
+
+        let plain = try Self.ordersDatabase(in: dir, "plain.sqlite")
+        #expect(try Self.sqlite3(plain, "PRAGMA journal_mode = WAL;") == 0)
+        let before = try Self.files(in: dir)
+        #expect(try Self.run(["query", plain, "SELECT count(*) AS n FROM Orders"]).text == "{\"n\": 3}\n")
+        #expect(try Self.run(["cat", plain, "--table", "Orders"]).status == 0)
+        #expect(try Self.files(in: dir) == before)
+    }
+
+    /// A damaged page is found before any answer: `query` prints no row, `validate` says invalid.
+    /// (Before, query printed the rows before the damage, then failed.)
+    @Test(.enabled(if: sqlite3Present)) func damageIsFoundBeforeAnyAnswer() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("big.sqlite").path
+        #expect(try Self.sqlite3(db, "PRAGMA page_size = 1024;", "CREATE TABLE t (n INTEGER, s TEXT);",
+                                 "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) INSERT INTO t SELECT i, printf('%040d', i) FROM r;") == 0)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: db)))
+        // The last page, a leaf of t's b-tree (rows in rowid order): its header's cell count made huge.
+        let last = bytes.count - 1024
+        #expect(bytes[last] == 0x0D, "the last page is a table leaf")
+        bytes[last + 3] = 0xFF
+        bytes[last + 4] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: db))
+        let result = try Self.run(["query", db, "SELECT n FROM t ORDER BY rowid"])
+        #expect(result.status == 1 && result.text.isEmpty, "\(result.text.prefix(100))")
+        #expect(result.stderr.hasPrefix("briefcase: \(db): not a readable SQLite database: "), "\(result.stderr)")
+    }
+
+    /// A value longer than the database file (a view of a hostile database can make one) is
+    /// refused before it is made, not allocated: the connection's length limit is the file's size.
+    @Test(.enabled(if: sqlite3Present)) func noValueLongerThanTheFile() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try Self.ordersDatabase(in: dir)
+        #expect(try Self.sqlite3(db, "CREATE VIEW huge AS SELECT randomblob(400000000) AS b") == 0)
+        let result = try Self.run(["query", db, "SELECT length(b) FROM huge"])
+        #expect(result.status != 0 && result.stderr.contains("string or blob too big"), "\(result.stderr)")
+    }
+
+    /// A datastore snapshot written by another tool names its record-id column `rowid`: its
+    /// tables are in the database all the same (the row id is SQLite's `_rowid_`), and an edit
+    /// comes back as a pending change. (Before: a database without any data table.)
+    @Test func aForeignSnapshotGetsItsTablesInSQLite() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let snapshot = dir.appendingPathComponent("tasks.snapshot.json").path
+        try Data(#"{"rev": 2, "rows": [{"tid": "tasks", "rowid": "r1", "data": {"title": "x", "done": false}}, {"tid": "tasks", "rowid": "r2", "data": {"title": "y", "done": true}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: snapshot))
+        let db = dir.appendingPathComponent("tasks.sqlite").path
+        #expect(try Self.run(["convert", snapshot, db]).status == 0)
+        let rows = try Self.run(["query", db, "SELECT rowid, title, done FROM tasks ORDER BY _rowid_", "--format", "csv"])
+        #expect(rows.text == "rowid,title,done\r\nr1,x,0\r\nr2,y,1\r\n", "\(rows.stderr)")
+        guard Self.sqlite3Present else { return }
+        #expect(try Self.sqlite3(db, "UPDATE tasks SET title = 'z' WHERE rowid = 'r1'") == 0)
+        let back = dir.appendingPathComponent("back.snapshot.json").path
+        let converted = try Self.run(["convert", db, back])
+        #expect(converted.status == 0 && converted.stderr.contains("table 'tasks': 0 inserted, 1 updated, 0 deleted"), "\(converted.stderr)")
+        let text = try String(contentsOfFile: back, encoding: .utf8)
+        #expect(text.contains(#"["U","tasks","r1",{"title":["P","z"]"#), "\(text.prefix(400))")
+    }
+}
