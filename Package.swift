@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "BriefcaseSQLite", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "CSQLite"]),
+        .target(name: "BriefcaseSQLite", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "CSQLite", "CZlib"]),
         // Small C helpers: system calls Swift's Glibc module does not expose (renameat2), and the
         // SIMD scan that finds a JSON array's items for parsing them on several threads.
         .target(name: "CSystemShims"),

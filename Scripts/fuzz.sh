@@ -16,6 +16,8 @@
 #   gzipstream a gzip file inflated chunk by chunk into a temporary file (SpooledInput), as the CLI reads it
 #   stdin      standard input as the CLI reads it (SpooledInput of "-": gzip by content, shape checks)
 #   sqlite     a database file as convert reads it (SQLiteSource: the mapping's tables, edits as changes)
+#   sqliteedit random SQL edits (DML, DDL, the mapping's own tables) of an exported fixture, read back:
+#              a clean refusal, or a briefcase that encodes and validates
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
@@ -28,10 +30,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite)
+TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
-FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name briefcase)
 
 hash_stdin() {
   if command -v sha256sum > /dev/null; then sha256sum; else shasum -a 256; fi | cut -d' ' -f1
@@ -47,7 +49,7 @@ deps_of() {
     # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
     briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "JSONCore BriefcaseKit BriefcaseJSON" ;;
     snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
-    sqlite) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
+    sqlite|sqliteedit) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
     *) return 1 ;;
   esac
 }
@@ -125,7 +127,7 @@ build_target() {
     echo "fuzz: linking $target" >&2
     # (gold warns once per ASan assembly stub that it "cannot export local symbol": noise.)
     if ! "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$BUILD/modules" -I Sources/CZlib -I Sources/CSystemShims/include \
-         -I Sources/CSQLite "${harness[@]}" "${objects[@]}" -lz -lm $([ "$target" = sqlite ] && echo -lsqlite3) -o "$binary.tmp" > "$BUILD/bin/$target.log" 2>&1; then
+         -I Sources/CSQLite "${harness[@]}" "${objects[@]}" -lz -lm $([[ "$target" == sqlite* ]] && echo -lsqlite3) -o "$binary.tmp" > "$BUILD/bin/$target.log" 2>&1; then
       cat "$BUILD/bin/$target.log" >&2
       return 1
     fi

@@ -1,4 +1,5 @@
 import BriefcaseKit
+import CZlib
 
 /// The briefcase ↔ SQLite mapping of Spec/sqlite-mapping.md: the names of the tables that give
 /// the file back, and each data type's declared SQL type.
@@ -42,5 +43,21 @@ public enum SQLiteMapping {
         case .ansiString, .wideString, .guid, .currency, .decimal: return "TEXT"
         case nil: return "BLOB"
         }
+    }
+
+    /// The CRC-32 (zlib's) of an element's bytes, kept beside them in `_briefcase_elements.checksum`
+    /// (version 3): bytes edited with SQL are told from the bytes written, and refused
+    /// (Spec/sqlite-mapping.md §5).
+    static func checksum(_ bytes: [UInt8]) -> Int64 {
+        var crc: UInt = crc32(0, nil, 0)
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                let count = min(buffer.count - start, 1 << 30)
+                crc = crc32(crc, buffer.baseAddress! + start, uInt(count))
+                start += count
+            }
+        }
+        return Int64(crc)
     }
 }

@@ -36,13 +36,14 @@ extension SQLiteSource {
     /// and the current-rows table of each table the name the mapping gives it (version 3:
     /// `SQLiteNames`; before: the table's own name, or none).
     func entries() throws(BriefcaseError) -> [Entry] {
-        let shape = try database.realTable(SQLiteMapping.elementsTable, columns: Self.elementColumns)
+        let shape = try database.realTable(SQLiteMapping.elementsTable, columns: Self.elementColumns + (version >= 3 ? ["checksum"] : []))
         guard !shape.withoutRowID, let rowID = ["rowid", "_rowid_", "oid"].first(where: { shape.column($0) == nil }) else {
             throw invalid("\(SQLiteMapping.elementsTable) has no rowid (the mapping's table has one: its elements' bytes are read by it)")
         }
         let table = SQLiteMapping.elementsTable
         var entries: [Entry] = []
-        let statement = try database.prepare("SELECT \(rowID), position, kind, name, current_table, row_ids, rows, changes FROM \(table) ORDER BY position")
+        let checksum = version >= 3 ? "checksum" : "NULL"
+        let statement = try database.prepare("SELECT \(rowID), position, kind, name, current_table, row_ids, rows, changes, \(checksum) FROM \(table) ORDER BY position")
         while try statement.step() {
             let expected = entries.count
             guard let row = statement.value(at: 0).integer else { throw invalid("\(table): a row without a rowid") }
@@ -65,8 +66,11 @@ extension SQLiteSource {
                               element: name)
             }
             let count = statement.value(at: kind == .table ? 6 : 7).integer
+            guard version < 3 || statement.value(at: 8).integer != nil else {
+                throw invalid("\(table).checksum at position \(position): expected an integer (the CRC-32 of bin2), found \(statement.value(at: 8))", element: name)
+            }
             entries.append(Entry(rowID: row, position: expected, kind: kind, name: name, currentTable: current.text,
-                                 rowIDsAreKeys: rowIDs == .text("key"), count: count))
+                                 rowIDsAreKeys: rowIDs == .text("key"), count: count, checksum: statement.value(at: 8).integer))
         }
         try checkNames(&entries)
         return entries
@@ -151,6 +155,12 @@ extension SQLiteSource {
     private func elementBytes(_ entry: Entry) throws(BriefcaseError) -> [UInt8] {
         guard let bytes = try database.readBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: entry.rowID) else {
             throw invalid("\(SQLiteMapping.elementsTable).bin2 is not a blob", element: entry.name)
+        }
+        // The element's bytes as written, not edited: an edit of them is refused, never carried
+        // (an element edited byte by byte may decode to what no app wrote).
+        if let checksum = entry.checksum, SQLiteMapping.checksum(bytes) != checksum {
+            throw invalid("\(SQLiteMapping.elementsTable).bin2 at position \(entry.position) is not the element's bytes as written (its checksum differs): they are not for editing; edit the table's rows instead, or export again",
+                          element: entry.name)
         }
         return bytes
     }

@@ -25,6 +25,8 @@ public struct SQLiteSource {
         var rowIDsAreKeys: Bool
         /// Rows of a table, changes of a delta, as `_briefcase_elements` says.
         var count: Int64?
+        /// The CRC-32 of its bytes as written (version 3).
+        var checksum: Int64?
         /// Whether it is the first table of its name (without ASCII case), which its delta's
         /// changes are for; a later table of that name takes no edits.
         var firstOfName = true

@@ -36,7 +36,8 @@ struct SQLiteTableWriter {
             CREATE TABLE _briefcase_properties (position INTEGER PRIMARY KEY, name TEXT NOT NULL, value TEXT NOT NULL,
                 name_bytes BLOB NOT NULL, value_bytes BLOB NOT NULL);
             CREATE TABLE _briefcase_elements (position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
-                current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL);
+                current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL,
+                checksum INTEGER NOT NULL);
             CREATE TABLE _briefcase_fields (element INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
                 type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, sql_name TEXT,
                 PRIMARY KEY (element, position));
@@ -57,7 +58,7 @@ struct SQLiteTableWriter {
                               .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
         }
         // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
-        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10))")
+        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10), ?11)")
         insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
@@ -107,7 +108,8 @@ struct SQLiteTableWriter {
             }
         }
         try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
-                                note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count))])
+                                note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count)),
+                                .integer(SQLiteMapping.checksum(bytes))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(layout.keyColumns)
         for (column, field) in table.fields.enumerated() {
@@ -225,7 +227,7 @@ struct SQLiteTableWriter {
         var delta = stored
         delta.changes.decodeStored()
         try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
-                                .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count))])
+                                .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count)), .integer(SQLiteMapping.checksum(bytes))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
         let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
         for (column, field) in delta.loggedFields.enumerated() {

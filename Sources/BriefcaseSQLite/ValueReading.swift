@@ -18,7 +18,10 @@ struct ValueReading {
         case (.wideString, .text(let text)):
             return .success(.wideString(WideText.encode(text)))
         case (.guid, .text(let text)):
-            guard text.utf8.count == 36 else { return .failure(ValueMismatch("a GUID is 36 characters, not \(sql)")) }
+            // What .NET's Guid parser reads (and `validate` checks): 8-4-4-4-12 hexadecimal digits.
+            guard Validator.guidProblem(ByteString(utf8: text)) == nil else {
+                return .failure(ValueMismatch("a GUID is 36 characters XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX (hexadecimal digits), not \(sql)"))
+            }
             return .success(.guid(ByteString(utf8: text)))
         case (.currency, .text(let text)):
             guard let currency = Currency(text) else { return .failure(ValueMismatch("\(sql) is not a Currency (a decimal with at most 4 fraction digits)")) }
@@ -26,8 +29,6 @@ struct ValueReading {
         case (.decimal, .text(let text)):
             guard let decimal = Decimal96(text) else { return .failure(ValueMismatch("\(sql) is not a Decimal (digits with an optional point, at most 96 bits)")) }
             return .success(.decimal(decimal))
-        case (.dateTime, .text("NaN")):
-            return .success(.dateTime(OLEDateTime(.nan)))
         case (.dateTime, .text(let text)):
             guard let date = Self.dateTime(text) else { return .failure(ValueMismatch("\(sql) is not a date and time (YYYY-MM-DD[THH:MM:SS[.sss]])")) }
             return .success(.dateTime(date))

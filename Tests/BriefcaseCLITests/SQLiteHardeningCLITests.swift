@@ -132,7 +132,7 @@ extension CLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("big.sqlite").path
         #expect(try Self.sqlite3(db, "PRAGMA page_size = 1024;", "CREATE TABLE t (n INTEGER, s TEXT);",
-                                 "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) INSERT INTO t SELECT i, printf('%040d', i) FROM r;") == 0)
+                                 "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 20000) INSERT INTO t SELECT i, printf('%040d', i) FROM r;") == 0)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: db)))
         // The last page, a leaf of t's b-tree (rows in rowid order): its header's cell count made huge.
         let last = bytes.count - 1024
@@ -140,7 +140,8 @@ extension CLITests {
         bytes[last + 3] = 0xFF
         bytes[last + 4] = 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: db))
-        let result = try Self.run(["query", db, "SELECT n FROM t ORDER BY rowid"])
+        // (A megabyte of rows before the damaged page: more than the printer holds before writing.)
+        let result = try Self.run(["query", db, "SELECT n, s FROM t ORDER BY rowid"])
         #expect(result.status == 1 && result.text.isEmpty, "\(result.text.prefix(100))")
         #expect(result.stderr.hasPrefix("briefcase: \(db): not a readable SQLite database: "), "\(result.stderr)")
     }

@@ -92,6 +92,10 @@ struct SQLiteEditTests {
         ("UPDATE AllTypes SET Currency = '1.23456' WHERE AutoInc = 2147483647", "field 'Currency': '1.23456' is not a Currency"),
         ("UPDATE AllTypes SET DateTime = 'soon' WHERE AutoInc = 2147483647", "field 'DateTime': 'soon' is not a date and time"),
         ("UPDATE AllTypes SET Blob = 'text' WHERE AutoInc = 2147483647", "field 'Blob': 'text' (text) does not fit a field of type datBlob"),
+        // What `validate` would find wrong is refused too: a GUID that is not hexadecimal, a NaN date.
+        ("UPDATE AllTypes SET Guid = 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz' WHERE AutoInc = 2147483647", "field 'Guid': a GUID is 36 characters XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX"),
+        ("UPDATE AllTypes SET DateTime = 'NaN' WHERE AutoInc = 2147483647", "field 'DateTime': 'NaN' is not a date and time"),
+        ("UPDATE AllTypes SET DateTime = 2958466.5 WHERE AutoInc = 2147483647", "field 'DateTime': 2958466.5 is not a date .NET can hold"),
     ])
     func valuesThatDoNotFitAreRefused(sql: String, message: String) throws {
         #expect {

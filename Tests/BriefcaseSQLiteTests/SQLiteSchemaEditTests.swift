@@ -51,8 +51,12 @@ struct SQLiteSchemaEditTests {
         ("UPDATE _briefcase_elements SET current_table = '_briefcase_fields' WHERE position = 1", "the mapping names the table 'Orders'"),
         ("UPDATE _briefcase_elements SET row_ids = 'position' WHERE position = 1; UPDATE Orders SET Customer = 'Al' WHERE ID = 1",
          "column 'ID' is its INTEGER PRIMARY KEY now"),
-        ("UPDATE _briefcase_elements SET bin2 = substr(bin2, 1, 20) WHERE position = 1", "_briefcase_elements.bin2 (offset in the element's bytes)"),
-        ("UPDATE _briefcase_elements SET bin2 = (SELECT bin2 FROM _briefcase_elements WHERE position = 0) WHERE position = 1", "does not hold one table"),
+        // The bytes are not for editing: their checksum tells.
+        ("UPDATE _briefcase_elements SET bin2 = substr(bin2, 1, 20) WHERE position = 1", "_briefcase_elements.bin2 at position 1 is not the element's bytes as written"),
+        ("UPDATE _briefcase_elements SET bin2 = (SELECT bin2 FROM _briefcase_elements WHERE position = 0) WHERE position = 1", "_briefcase_elements.bin2 at position 1 is not the element's bytes as written"),
+        ("UPDATE _briefcase_elements SET checksum = 'x' WHERE position = 0", "_briefcase_elements.checksum at position 0: expected an integer"),
+        // Both bytes and checksum moved: the bytes are a delta's, not the table's.
+        ("UPDATE _briefcase_elements SET (bin2, checksum) = (SELECT bin2, checksum FROM _briefcase_elements WHERE position = 0) WHERE position = 1", "does not hold one table"),
         ("UPDATE _briefcase_elements SET rows = 9 WHERE position = 1", "_briefcase_elements.rows at position 1 is 9; the element holds 3"),
         ("DROP TABLE _briefcase_elements; CREATE VIEW _briefcase_elements AS SELECT 1 AS position", "_briefcase_elements is a view, not a table"),
         ("ALTER TABLE _briefcase_properties DROP COLUMN value_bytes", "table _briefcase_properties has no column value_bytes"),
@@ -101,5 +105,30 @@ struct SQLiteSchemaEditTests {
         #expect(edits.first?.notes.first?.contains("value set to '数据'") == true, "\(edits)")
         #expect(try Self.refusal("UPDATE _briefcase_properties SET value = '😀' WHERE position = 0", fixture: fixture)?
             .contains("cannot be written in code page gbk") == true)
+    }
+
+    /// NaN shows as the text 'NaN', so NULL written over it is NULL, and 'NaN' written is NaN
+    /// (all-types.daBriefcase: AutoInc 0 holds a NaN Float; AutoInc 1 holds 0.0).
+    @Test func nanAndNullAreTwoValues() throws {
+        let (document, edits) = try SQLiteEditTests.edited("all-types.daBriefcase",
+                                                           "UPDATE AllTypes SET Float = NULL WHERE AutoInc = 0; UPDATE AllTypes SET Float = 'NaN' WHERE AutoInc = 1")
+        #expect(edits.map(\.updates) == [2])
+        guard let table = document.file.stream.table(named: "AllTypes"), let delta = document.file.stream.delta(named: "AllTypes") else {
+            Issue.record("no AllTypes table and delta")
+            return
+        }
+        let rows = table.applying(delta).rows
+        guard let column = table.fields.firstIndex(where: { $0.name == ByteString(utf8: "Float") }),
+              let id = table.fields.firstIndex(where: { $0.name == ByteString(utf8: "AutoInc") }) else {
+            Issue.record("no Float or AutoInc field")
+            return
+        }
+        func float(_ autoInc: Int64) -> Value?? { rows.first { $0[id] == .integer(autoInc) }.map { $0[column] } }
+        #expect(float(0) == .some(nil))
+        guard case .float(let nan)?? = float(1) else {
+            Issue.record("AutoInc 1's Float is not a float")
+            return
+        }
+        #expect(nan.isNaN)
     }
 }

@@ -31,6 +31,10 @@ public struct ValidationOptions: Sendable {
 /// for finding in report.errors { print(finding) }
 /// ```
 public enum Validator {
+    /// The index of the first character of `text` that breaks a GUID's `8-4-4-4-12` hexadecimal
+    /// text (the `guid-text` check), or nil: what writers of new values check too.
+    package static func guidProblem(_ text: ByteString) -> Int? { ValidationRun.guidProblem(text) }
+
     /// At most this many findings of one check in one element; one more finding says how many
     /// were left out.
     public static let findingLimit = 20
