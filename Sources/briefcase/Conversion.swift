@@ -26,33 +26,36 @@ struct Conversion {
     func run() throws {
         // A JSON input shows its own progress (the offset read), not the bytes written.
         let writing = inputFormat == .json ? nil : progress
+        let watch = InputWatch(input, format: inputFormat)
+        defer { watch.stop() }
         switch outputFormat {
         case .dabriefcase, .bin2:
             var sink = try BinaryConversionOutput(path: output, container: outputFormat.container!, replacing: replacing)
-            try convert(into: &sink)
+            try convert(into: &sink, watching: watch)
         case .json:
             var sink = try JSONConversionOutput(path: output, replacing: replacing, progress: writing)
-            try convert(into: &sink)
+            try convert(into: &sink, watching: watch)
         case .folder:
             guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
             var sink = try FolderConversionOutput(path: output, replacing: replacing)
-            try convert(into: &sink)
+            try convert(into: &sink, watching: watch)
         case .sqlite:
             var sink = try SQLiteConversionOutput(path: output, replacing: replacing)
-            try convert(into: &sink)
+            try convert(into: &sink, watching: watch)
         case .snapshot:
             var sink = try SnapshotConversionOutput(path: output, replacing: replacing, inputPath: input, ignoreLimits: ignoreLimits,
                                                     progress: writing)
-            try convert(into: &sink)
+            try convert(into: &sink, watching: watch)
         }
     }
 
-    /// Reads the input into `sink`, then moves the output into place.
-    private func convert<Sink: ConversionOutput>(into sink: inout Sink) throws {
+    /// Reads the input into `sink`, then — the input unchanged — moves the output into place.
+    private func convert<Sink: ConversionOutput>(into sink: inout Sink, watching watch: InputWatch) throws {
         let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
             try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")
+            try watch.check()
             try sink.commit()
         } catch let error as BriefcaseError {
             sink.discard()
