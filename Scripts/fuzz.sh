@@ -33,7 +33,7 @@ cd "$(dirname "$0")/.."
 TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
-FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name briefcase)
+FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name briefcase)  # (`package` declarations, as SwiftPM compiles them)
 
 hash_stdin() {
   if command -v sha256sum > /dev/null; then sha256sum; else shasum -a 256; fi | cut -d' ' -f1

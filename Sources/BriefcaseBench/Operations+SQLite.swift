@@ -7,7 +7,7 @@ enum SQLiteBench {
     static func toSQLite(_ input: String, _ path: String, jobs: Int) throws {
         BriefcaseElements.keepFreedMemoryForReuse()
         let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-        var sink = SQLiteSink(path: path)
+        var sink = SQLiteSink(path: path, replacing: true)  // (what an interrupted run left is replaced)
         _ = try elements.read(into: &sink, encoding: nil, skipDamaged: false, jobs: jobs)
     }
 

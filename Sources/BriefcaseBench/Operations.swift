@@ -263,7 +263,7 @@ enum Measure {
             cpuStart = System.cpuTime(); start = System.now()
             // Table by table, as `briefcase convert` does it (one table in memory at a time).
             BriefcaseElements.keepFreedMemoryForReuse()
-            _ = try BriefcaseElements.open(input, as: .dabriefcase).writeFolder(to: path, encoding: nil, skipDamaged: false, jobs: jobs)
+            _ = try BriefcaseElements.open(input, as: .dabriefcase).writeFolder(to: path, encoding: nil, skipDamaged: false, jobs: jobs, replacing: true)
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)
@@ -293,7 +293,7 @@ enum Measure {
             let path = output + ".briefcase"
             cpuStart = System.cpuTime(); start = System.now()
             let briefcase = try Briefcase.open(input)
-            try briefcase.write(to: path, as: .folder)
+            try briefcase.write(to: path, as: .folder, replacing: true)
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)

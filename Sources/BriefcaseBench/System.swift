@@ -115,7 +115,7 @@ struct FileSink {
 
     init(path: String) {
         self.path = path
-        do { output = try AtomicOutput(path: path) } catch { System.fail("cannot create \(path): \(error)") }
+        do { output = try AtomicOutput(path: path, replacing: true) } catch { System.fail("cannot create \(path): \(error)") }
     }
 
     mutating func write(_ buffer: UnsafeRawBufferPointer) {

@@ -114,8 +114,13 @@ public final class RecordBriefcase {
     }
 
     /// Writes the briefcase to `path` as `kind` (a copy; from then on the briefcase is that one).
-    public func save(to path: String, as kind: Briefcase.Kind? = nil) throws(RecordError) {
-        do throws(BriefcaseError) { try briefcase.write(to: path, as: kind ?? briefcase.kind) } catch { throw RecordError(error) }
+    /// Anything already at `path` is an error unless `replacing` (`Briefcase.write(to:as:replacing:)`).
+    public func save(to path: String, as kind: Briefcase.Kind? = nil, replacing: Bool = false) throws(RecordError) {
+        do throws(BriefcaseError) {
+            try briefcase.write(to: path, as: kind ?? briefcase.kind, replacing: replacing)
+        } catch {
+            throw RecordError(error)
+        }
     }
 
     /// The stored rows of table `name`, one row decoded at a time as they are iterated, without

@@ -10,12 +10,23 @@ import Glibc
 /// comes first (a delta before its table, as .NET writes them, waits for it; a table written
 /// before its delta has its current rows made again when the delta comes). Everything is
 /// written with prepared statements in one transaction.
+///
+/// A database file is written as every output of this package is (`AtomicOutput`): into a
+/// temporary file next to `path`, which `finish` moves to `path` once complete. Nothing at `path`
+/// is written into or replaced unless `replacing`: one there at the start, or put there meanwhile,
+/// is an error and stays as it is. `abandon` removes the temporary file.
 public struct SQLiteSink: BriefcaseSink {
-    /// The database file (empty or absent), or nil for a private temporary one (`query`).
+    /// The database file to make, or nil for a private temporary one (`query`).
     public let path: String?
+    /// Whether `finish` may replace something at `path`.
+    public let replacing: Bool
     /// After `finish`: the private temporary database (nil for a file, which `finish` closes).
     public private(set) var database: SQLiteDatabase?
     var writer: SQLiteTableWriter?
+    /// The temporary file SQLite writes (at its `temporaryPath`), until `finish` puts it at
+    /// `path`. Its descriptor stays open until SQLite has closed the database: closing any
+    /// descriptor of a file drops every POSIX lock the process holds on it, SQLite's included.
+    var file: AtomicOutput?
     /// Names (ASCII lower-cased bytes) of the tables and deltas seen.
     var tablesSeen: Set<[UInt8]> = []
     var deltasSeen: Set<[UInt8]> = []
@@ -44,18 +55,36 @@ public struct SQLiteSink: BriefcaseSink {
         }
     }
 
-    /// A sink that writes a new database at `path` (an empty or absent file), or a private temporary one (nil).
-    public init(path: String?) {
+    /// A sink that writes a new database at `path` (nothing may be there, unless `replacing`),
+    /// or a private temporary one (nil).
+    public init(path: String?, replacing: Bool = false) {
         self.path = path
+        self.replacing = replacing
     }
 
-    /// Opens the database and writes the head (`_briefcase`, `_briefcase_properties`).
+    /// Opens the database — a temporary file next to `path` — and writes the head (`_briefcase`,
+    /// `_briefcase_properties`).
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         close()
-        let opened = try SQLiteDatabase(path: path ?? ":memory:", mode: path == nil ? .memory : .create)
-        var writer = SQLiteTableWriter(database: opened, codePage: head.codePage)
-        try writer.begin(head)
-        self.writer = writer
+        var databasePath = ":memory:"
+        if let path {
+            let file = try AtomicOutput(path: path, replacing: replacing)
+            self.file = file
+            guard let temporary = file.temporaryPath else {
+                close()
+                throw BriefcaseError(.io, "an SQLite database cannot be written to standard output", file: path)
+            }
+            databasePath = temporary
+        }
+        do throws(BriefcaseError) {
+            let opened = try SQLiteDatabase(path: databasePath, mode: path == nil ? .memory : .create)
+            var writer = SQLiteTableWriter(database: opened, codePage: head.codePage)
+            try writer.begin(head)
+            self.writer = writer
+        } catch {
+            close()
+            throw error.file == databasePath ? error.inFile(path ?? databasePath) : error
+        }
     }
 
     /// Writes the next element (positions counted from 0).
@@ -90,8 +119,16 @@ public struct SQLiteSink: BriefcaseSink {
         }
     }
 
-    /// Commits the transaction; closes a database file (a temporary one stays open: `database`).
+    /// Commits the transaction; closes a database file and moves it to `path` (a private
+    /// temporary one stays open: `database`).
     public mutating func finish() throws(BriefcaseError) {
+        try finishWriting()
+        try commit()
+    }
+
+    /// `finish` without the move into place: the transaction committed, a database file closed.
+    /// (The command line checks its input between the two.)
+    package mutating func finishWriting() throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: a briefcase finished before it began") }
         try writer!.finish()
         derivedNames = writer!.derivedNames
@@ -100,14 +137,23 @@ public struct SQLiteSink: BriefcaseSink {
         if path == nil { self.database = database }
     }
 
-    /// Closes the database and empties the file, for a source that starts again or failed.
+    /// Moves the closed database file to `path` (nothing for a private temporary one).
+    package mutating func commit() throws(BriefcaseError) {
+        guard writer == nil else { throw BriefcaseError(.invalidModel, "internal: a database committed before it was finished") }
+        try file?.commit()
+        file = nil
+    }
+
+    /// Closes the database and removes the temporary file, for a source that starts again or
+    /// failed. Nothing at `path` is touched.
     public mutating func abandon() {
         close()
-        if let path { truncate(path, 0) }
     }
 
     private mutating func close() {
-        writer = nil
+        writer = nil  // (closes the connection first: then the file's descriptor may go)
+        file?.discard()
+        file = nil
         tablesSeen = []
         deltasSeen = []
         early = [:]

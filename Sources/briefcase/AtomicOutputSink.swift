@@ -16,8 +16,8 @@ struct AtomicOutputSink: ResettableByteSink {
 
     /// A temporary file for `path` and a sink into it (gzip for a `.gz` name), showing the bytes
     /// written on `progress`; nothing is left behind when the sink cannot be made.
-    static func make(path: String, progress: ProgressBar?) throws(BriefcaseError) -> (AtomicOutput, AtomicOutputSink) {
-        var file = try AtomicOutput(path: path)
+    static func make(path: String, replacing: Bool, progress: ProgressBar?) throws(BriefcaseError) -> (AtomicOutput, AtomicOutputSink) {
+        var file = try AtomicOutput(path: path, replacing: replacing)
         do throws(BriefcaseError) {
             var sink = try AtomicOutputSink(output: file, gzip: GzipOutput.wanted(path))
             sink.progress = progress

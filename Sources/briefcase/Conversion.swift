@@ -19,40 +19,50 @@ struct Conversion {
     let skipDamaged: Bool
     let jobs: Int
     let ignoreLimits: Bool
+    /// `--force`: the output may replace what is at OUTPUT (a folder only a folder briefcase).
+    let replacing: Bool
     let progress: ProgressBar?
 
     func run() throws {
         // A JSON input shows its own progress (the offset read), not the bytes written.
         let writing = inputFormat == .json ? nil : progress
+        let watch = InputWatch(input, format: inputFormat)
+        defer { watch.stop() }
         switch outputFormat {
         case .dabriefcase, .bin2:
-            var sink = try BinaryConversionOutput(path: output, container: outputFormat.container!)
-            try convert(into: &sink)
+            var sink = try BinaryConversionOutput(path: output, container: outputFormat.container!, replacing: replacing)
+            try convert(into: &sink, watching: watch)
         case .json:
-            var sink = try JSONConversionOutput(path: output, progress: writing)
-            try convert(into: &sink)
+            var sink = try JSONConversionOutput(path: output, replacing: replacing, progress: writing)
+            try convert(into: &sink, watching: watch)
         case .folder:
             guard output != "-" else { throw ValidationError("a folder briefcase cannot be written to standard output") }
-            var sink = FolderConversionOutput(path: output)
-            try convert(into: &sink)
+            var sink = try FolderConversionOutput(path: output, replacing: replacing)
+            try convert(into: &sink, watching: watch)
         case .sqlite:
-            var sink = try SQLiteConversionOutput(path: output)
-            try convert(into: &sink)
+            var sink = try SQLiteConversionOutput(path: output, replacing: replacing)
+            try convert(into: &sink, watching: watch)
             // Tables and fields whose own names SQL cannot take (Spec/sqlite-mapping.md §2).
             for name in sink.inner.derivedNames { Console.note("\(output): \(name)") }
         case .snapshot:
-            var sink = try SnapshotConversionOutput(path: output, inputPath: input, ignoreLimits: ignoreLimits, progress: writing)
-            try convert(into: &sink)
+            var sink = try SnapshotConversionOutput(path: output, replacing: replacing, inputPath: input, ignoreLimits: ignoreLimits,
+                                                    progress: writing)
+            try convert(into: &sink, watching: watch)
         }
     }
 
-    private func convert<Sink: ConversionOutput>(into sink: inout Sink) throws {
+    /// Reads the input into `sink`, then — the input unchanged — moves the output into place.
+    private func convert<Sink: ConversionOutput>(into sink: inout Sink, watching watch: InputWatch) throws {
         let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
             try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")
+            try watch.check()
+            try sink.commit()
         } catch let error as BriefcaseError {
             sink.discard()
+            // Something put at OUTPUT while converting, without --force: the answer to an OUTPUT there at the start.
+            if error.isOutputExists { throw UsageError("'\(output)' exists; use --force to replace it") }
             // Errors of writing (the model refused by the writer, I/O) name the output; of reading, the input.
             guard error.file == nil else { throw error }
             throw error.kind == .invalidModel || error.kind == .io ? error.inFile(output) : error.inFile(input)

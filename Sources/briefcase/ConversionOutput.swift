@@ -5,9 +5,12 @@ import BriefcaseKit
 import BriefcaseSQLite
 
 /// Where `convert` writes: the output format's sink over a temporary file or folder next to
-/// OUTPUT (or standard output), moved into place by `finish` once everything is written, so a
-/// failed conversion leaves nothing behind; `discard` removes what was written.
+/// OUTPUT (or standard output). `finish` (the sink's end) completes it; `commit` then moves it
+/// into place — without `--force`, never over something that appeared at OUTPUT meanwhile
+/// (`BriefcaseError.outputExists`) — so a failed conversion leaves nothing behind; `discard`
+/// removes what was written. Between the two, `Conversion` checks that the input did not change.
 protocol ConversionOutput: ForwardingSink {
+    mutating func commit() throws(BriefcaseError)
     mutating func discard()
 }
 
@@ -31,13 +34,11 @@ struct BinaryConversionOutput: ConversionOutput, PassingPreparedElements {
     var inner: BinarySink<SeekableOutput>
 
 
-    init(path: String, container: ContainerFormat) throws(BriefcaseError) {
-        inner = BinarySink(output: try SeekableOutput(path: path), container: container)
+    init(path: String, container: ContainerFormat, replacing: Bool) throws(BriefcaseError) {
+        inner = BinarySink(output: try SeekableOutput(path: path, replacing: replacing), container: container)
     }
 
-
-    mutating func finish() throws(BriefcaseError) {
-        try inner.finish()
+    mutating func commit() throws(BriefcaseError) {
         var output = inner.output
         try output.commit()
     }
@@ -48,31 +49,36 @@ struct BinaryConversionOutput: ConversionOutput, PassingPreparedElements {
     }
 }
 
-/// An atomic file, or memory for standard output and gzip (then written whole by `commit`).
+/// An atomic file, or memory for standard output and gzip (then written whole by `commit`: for
+/// gzip, into the atomic file made at the start like any other).
 struct SeekableOutput: BriefcaseStreamOutput {
     let path: String
     private var file: AtomicOutput?
-    private var memory = MemoryStreamOutput()
+    private var memory: MemoryStreamOutput?
 
-    init(path: String) throws(BriefcaseError) {
+    init(path: String, replacing: Bool) throws(BriefcaseError) {
         self.path = path
-        file = path == "-" || GzipOutput.wanted(path) ? nil : try AtomicOutput(path: path)
+        file = path == "-" ? nil : try AtomicOutput(path: path, replacing: replacing)
+        memory = path == "-" || GzipOutput.wanted(path) ? MemoryStreamOutput() : nil
     }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
-        if file != nil { try file!.append(bytes) } else { try memory.append(bytes) }
+        if memory != nil { try memory!.append(bytes) } else { try file!.append(bytes) }
     }
 
     mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
-        if file != nil { try file!.overwrite(bytes, at: offset) } else { try memory.overwrite(bytes, at: offset) }
+        if memory != nil { try memory!.overwrite(bytes, at: offset) } else { try file!.overwrite(bytes, at: offset) }
     }
 
     mutating func reset() throws(BriefcaseError) {
-        if file != nil { try file!.reset() } else { try memory.reset() }
+        if memory != nil { try memory!.reset() } else { try file!.reset() }
     }
 
     mutating func commit() throws(BriefcaseError) {
-        if file != nil { try file!.commit() } else { try GzipOutput.writeAtomically(memory.bytes, to: path) }
+        guard let memory else { return try file!.commit() }
+        guard file != nil else { return try FileIO.writeAtomically(memory.bytes, to: "-") }
+        try Gzip.write(memory.bytes, compressedTo: &file!)
+        try file!.commit()
     }
 
     mutating func discard() { file?.discard() }
@@ -83,15 +89,13 @@ struct JSONConversionOutput: AtomicFileOutput, PassingPreparedElements {
     var inner: JSONDocumentEncoder<AtomicOutputSink>
     let file: AtomicOutput
 
-    init(path: String, progress: ProgressBar?) throws(BriefcaseError) {
+    init(path: String, replacing: Bool, progress: ProgressBar?) throws(BriefcaseError) {
         let target: AtomicOutputSink
-        (file, target) = try AtomicOutputSink.make(path: path, progress: progress)
+        (file, target) = try AtomicOutputSink.make(path: path, replacing: replacing, progress: progress)
         inner = JSONDocumentEncoder(sink: target, codePage: .utf8)
     }
 
-
-    mutating func finish() throws(BriefcaseError) {
-        try inner.finish()
+    mutating func commit() throws(BriefcaseError) {
         var sink = inner.writer.sink
         try sink.commit()
     }
@@ -102,23 +106,22 @@ struct JSONConversionOutput: AtomicFileOutput, PassingPreparedElements {
 struct FolderConversionOutput: ConversionOutput {
     var inner: FolderSink
     private let destination: String
-    private let registration: Int
+    private let temporary: FolderOutput.Temporary
+    private let replacing: Bool
 
-    init(path: String) {
+    init(path: String, replacing: Bool) throws(BriefcaseError) {
         destination = path
-        let (temporary, registration) = FolderOutput.temporary(for: path)
-        self.registration = registration
-        inner = FolderSink(path: temporary)
+        self.replacing = replacing
+        temporary = try FolderOutput.Temporary(for: path)
+        inner = FolderSink(path: temporary.path, replacing: true)  // (the folder is ours, new and empty)
     }
 
-
-    mutating func finish() throws(BriefcaseError) {
-        try inner.finish()
-        try FolderOutput.replace(destination, with: inner.path, registration: registration)
+    mutating func commit() throws(BriefcaseError) {
+        try FolderOutput.replace(destination, with: temporary, replacing: replacing)
     }
 
     mutating func discard() {
-        FolderOutput.remove(inner.path, registration: registration)
+        FolderOutput.remove(temporary)
     }
 }
 
@@ -130,9 +133,9 @@ struct SnapshotConversionOutput: AtomicFileOutput {
     private let inputPath: String
     private let ignoreLimits: Bool
 
-    init(path: String, inputPath: String, ignoreLimits: Bool, progress: ProgressBar?) throws(BriefcaseError) {
+    init(path: String, replacing: Bool, inputPath: String, ignoreLimits: Bool, progress: ProgressBar?) throws(BriefcaseError) {
         let target: AtomicOutputSink
-        (file, target) = try AtomicOutputSink.make(path: path, progress: progress)
+        (file, target) = try AtomicOutputSink.make(path: path, replacing: replacing, progress: progress)
         self.inputPath = inputPath
         self.ignoreLimits = ignoreLimits
         inner = SnapshotSink(output: target)
@@ -142,6 +145,9 @@ struct SnapshotConversionOutput: AtomicFileOutput {
     mutating func finish() throws(BriefcaseError) {
         try inner.finish()
         try check(inner.summary!)
+    }
+
+    mutating func commit() throws(BriefcaseError) {
         var sink = inner.writer.sink
         try sink.commit()
     }
@@ -164,25 +170,25 @@ struct SnapshotConversionOutput: AtomicFileOutput {
     }
 }
 
-/// An SQLite database (`SQLiteSink`) written into a temporary file next to OUTPUT, which takes
-/// its place once complete.
+/// An SQLite database (`SQLiteSink`, which writes into a temporary file next to OUTPUT that takes
+/// its place once complete).
 struct SQLiteConversionOutput: ConversionOutput {
     var inner: SQLiteSink
-    private var file: AtomicOutput
 
-    init(path: String) throws(BriefcaseError) {
+    init(path: String, replacing: Bool) throws(BriefcaseError) {
         guard path != "-" else { throw BriefcaseError(.io, "an SQLite database cannot be written to standard output", file: path) }
-        file = try AtomicOutput(path: path)
-        inner = SQLiteSink(path: file.temporaryPath!)
+        inner = SQLiteSink(path: path, replacing: replacing)
     }
 
     mutating func finish() throws(BriefcaseError) {
-        try inner.finish() // closes the database: every byte is in the file
-        try file.commit()
+        try inner.finishWriting() // closes the database: every byte is in the file
+    }
+
+    mutating func commit() throws(BriefcaseError) {
+        try inner.commit()
     }
 
     mutating func discard() {
         inner.abandon()
-        file.discard()
     }
 }

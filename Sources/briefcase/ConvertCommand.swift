@@ -85,6 +85,6 @@ struct ConvertCommand: ParsableCommand {
         defer { progress?.finish() }
         try Conversion(input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat,
                        encoding: inputOptions.encoding.codePage, skipDamaged: skipDamaged, jobs: inputOptions.jobs.count, ignoreLimits: ignoreLimits,
-                       progress: progress).run()
+                       replacing: force, progress: progress).run()
     }
 }

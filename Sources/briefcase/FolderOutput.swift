@@ -10,26 +10,6 @@ import Darwin
 /// the destination's place (`FolderReplacement`), so a failed conversion leaves nothing behind and
 /// the destination always holds the old briefcase or the new one.
 enum FolderOutput {
-    /// A temporary folder next to `path`, registered for removal if the process is interrupted.
-    static func temporary(for path: String) -> (path: String, registration: Int) {
-        let temporary = FolderReplacement.sibling(of: trimmingSlashes(path), tag: "tmp")
-        return (temporary, TemporaryPaths.register(temporary))
-    }
-
-    /// Moves the finished folder `temporary` into `path`'s place.
-    static func replace(_ path: String, with temporary: String, registration: Int) throws(BriefcaseError) {
-        try TemporaryPaths.withLock { () throws(BriefcaseError) in
-            try FolderReplacement.replace(trimmingSlashes(path), with: temporary)
-            TemporaryPaths.unregister(registration)
-        }
-    }
-
-    /// Removes the temporary folder after a failure.
-    static func remove(_ temporary: String, registration: Int) {
-        FolderReplacement.removeTree(temporary)
-        TemporaryPaths.unregister(registration)
-    }
-
     /// Refuses (exit 2, before anything is read) an OUTPUT whose replacement could lose a
     /// directory: the current directory or one of its ancestors, a directory holding the input,
     /// a directory that is not a folder briefcase (naming its first foreign entry), or any
@@ -75,7 +55,7 @@ enum FolderOutput {
         return String(cString: pointer)
     }
 
-    private static func trimmingSlashes(_ path: String) -> String {
+    static func trimmingSlashes(_ path: String) -> String {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         return trimmed

@@ -72,15 +72,6 @@ enum GzipOutput {
     static func wanted(_ path: String) -> Bool {
         path != "-" && Gzip.hasSuffix(path)
     }
-
-    /// `FileIO.writeAtomically`, compressing on the way when `path` ends in `.gz`.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(BriefcaseError) {
-        if wanted(path) {
-            try Gzip.writeFileAtomically(bytes, to: path)
-        } else {
-            try FileIO.writeAtomically(bytes, to: path)
-        }
-    }
 }
 
 extension FileFormat {

@@ -10,6 +10,7 @@ import Darwin
 // 2 usage, missing file or I/O error. Argument-parser's own codes (64 for usage) are mapped here.
 StandardOutput.protectStandardDescriptors()
 InterruptCleanup.install()
+InputWatch.installFaultHandler()
 do {
     try UsageCheck.checkHelpTopics(CommandLine.arguments.dropFirst())
     var command = try BriefcaseCommand.parseAsRoot()

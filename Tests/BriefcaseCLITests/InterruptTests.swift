@@ -8,12 +8,13 @@ import Glibc
 /// and end the process with exit status 128 + N (Spec/robustness.md §8.10).
 struct InterruptTests {
     /// A JSON document of 300 tables × 2000 rows (about 27 MB): long enough to convert (a second
-    /// or more in a debug build) that the signal lands while the output is being written.
-    static func writeLargeDocument(to url: URL) throws {
+    /// or more in a debug build) that the signal lands while the output is being written. Tables
+    /// are named `prefix` and their number.
+    static func writeLargeDocument(to url: URL, tables: Int = 300, prefix: String = "T") throws {
         var text = #"{"format": "briefcase-json", "version": 1, "container": "dabriefcase", "encoding": "utf-8", "properties": [], "elements": ["#
-        for table in 0..<300 {
+        for table in 0..<tables {
             if table > 0 { text += "," }
-            text += #"{"kind": "table", "name": "T\#(table)", "schema": null, "schemaEnd": "zero", "fields": [{"name": "ID", "type": "datInteger", "size": 0}, {"name": "Name", "type": "datWideString", "size": 100}], "rows": ["#
+            text += #"{"kind": "table", "name": "\#(prefix)\#(table)", "schema": null, "schemaEnd": "zero", "fields": [{"name": "ID", "type": "datInteger", "size": 0}, {"name": "Name", "type": "datWideString", "size": 100}], "rows": ["#
             text += (0..<2000).map { #"[\#($0), "row \#($0) of a table with some text"]"# }.joined(separator: ",")
             text += "]}"
         }

@@ -267,7 +267,7 @@ import Testing
         let second = try BriefcaseElements.open(path, as: .dabriefcase).elements[1].range
         #expect(Array(bytes[second.upperBound - 5 ..< second.upperBound]) == [1, 0, 0, 0, UInt8(ascii: "e")])
         bytes.replaceSubrange(second.upperBound - 5 ..< second.upperBound - 1, with: [0xFF, 0xFF, 0xFF, 0x7F])
-        try FileIO.writeAtomically(bytes, to: path)
+        try FileIO.writeAtomically(bytes, to: path, replacing: true)  // (the file broken in place)
         for way in Way.allCases {
             do {
                 _ = try Self.write(path, .dabriefcase, way)

@@ -34,7 +34,7 @@ import Testing
             for m in 0 ..< Self.mutantsPerFixture {
                 let bytes = Mutation.mutant(of: original, &random)
                 let path = dir.appendingPathComponent("m.\(container == .bin2 ? "bin2" : "daBriefcase")").path
-                try FileIO.writeAtomically(bytes, to: path)
+                try FileIO.writeAtomically(bytes, to: path, replacing: true)  // (each mutant over the last)
                 let what = "\(name) mutant \(m)"
                 let start = DispatchTime.now().uptimeNanoseconds
                 let elements: BriefcaseElements

@@ -60,3 +60,50 @@ struct FolderReplacementTests {
         #expect(try FolderReplacement.foreignEntry(in: dir.path) == ".hidden")
     }
 }
+
+extension FolderReplacementTests {
+    /// What a replacement swaps out is checked again once out: a folder that got a file of
+    /// someone else's, or a file put in the folder's place, is swapped back and the replacement
+    /// refused; the new folder is still at its temporary name (for the caller to remove).
+    @Test(arguments: [false, true])
+    func whatWasSwappedOutIsPutBackUnlessItIsAFolderBriefcase(exchange: Bool) throws {
+        for intruder in ["notes.txt", ""] {
+            let (dir, destination, finished) = try Self.oldAndNewFolders()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            if intruder.isEmpty {
+                try FileManager.default.removeItem(at: destination)
+                try Data("mine".utf8).write(to: destination)
+            } else {
+                try Data("mine".utf8).write(to: destination.appendingPathComponent(intruder))
+            }
+            let renames = exchange ? FolderReplacement.Renames.system
+                : FolderReplacement.Renames(exchange: { _, _ in false }, move: FolderReplacement.Renames.system.move)
+            #expect(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+            if intruder.isEmpty {
+                #expect(FileManager.default.contents(atPath: destination.path) == Data("mine".utf8))
+            } else {
+                #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path).sorted() == ["Old.daBriefcase", intruder])
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: finished.path) == ["New.daBriefcase"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [".a.briefcase.tmp-1", "a.briefcase"])
+        }
+    }
+
+    /// Without replacing, a folder is moved only where nothing is.
+    @Test func withoutReplacingNothingThereIsReplaced() throws {
+        let (dir, destination, finished) = try Self.oldAndNewFolders()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.removeItem(at: destination)
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)  // empty: still not ours
+        do {
+            try FolderReplacement.replace(destination.path, with: finished.path, replacing: false)
+            Issue.record("replaced")
+        } catch {
+            #expect(error.isOutputExists)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path).isEmpty)
+        try FileManager.default.removeItem(at: destination)
+        try FolderReplacement.replace(destination.path, with: finished.path, replacing: false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["New.daBriefcase"])
+    }
+}

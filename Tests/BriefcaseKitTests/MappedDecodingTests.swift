@@ -49,7 +49,7 @@ struct MappedDecodingTests {
         defer { unlink(path) }
         var opened = 0
         for _ in 0 ..< 150 {
-            try FileIO.writeAtomically(Mutation.mutant(of: original, &random), to: path)
+            try FileIO.writeAtomically(Mutation.mutant(of: original, &random), to: path, replacing: true)  // (each mutant over the last)
             guard (try? BriefcaseElements.open(path, as: .dabriefcase)) != nil else { continue }
             opened += 1
             try compareEveryElement(path, .dabriefcase)

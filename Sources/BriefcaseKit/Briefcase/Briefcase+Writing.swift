@@ -1,19 +1,23 @@
 import Foundation
 
 extension Briefcase {
-    /// Writes the briefcase back to `path`. Tables not replaced (`addTable`, `setTable`) are
+    /// Writes the briefcase back to `path`, replacing it: the one save that replaces by its
+    /// nature. Tables not replaced (`addTable`, `setTable`) are
     /// copied as their raw bytes (positions rebased), whether they were read or not. A single file is written to a temporary file in the
     /// same directory, flushed and renamed over the old one; a folder is updated file by file the
     /// same way, `Properties.plist` last, and files of removed tables are deleted.
     public func write() throws(BriefcaseError) {
-        switch kind {
-        case .file: try writeFile()
-        case .folder: try writeFolder()
-        }
+        try save(replacing: true)
     }
 
-    /// Writes a copy to `path` as `kind`; from then on the briefcase is the one at `path`.
-    public func write(to path: String, as kind: Kind) throws(BriefcaseError) {
+    /// Writes a copy to `path` as `kind`; from then on the briefcase is the one at `path`. The
+    /// copy is made new: anything at `path` — there before, or put there while writing — is an
+    /// error (`BriefcaseError` of kind `.io`, nothing changed), unless `replacing`: then a file is
+    /// replaced in one rename, and an existing folder is written into (its table files of the same
+    /// names replaced, those of other tables deleted). On an error the briefcase stays the one it was.
+    public func write(to path: String, as kind: Kind, replacing: Bool = false) throws(BriefcaseError) {
+        if !replacing && FileIO.exists(path) { throw BriefcaseError.outputExists(path) }
+        let before = (self.path, self.kind, tableFilesOnDisk)
         // Tables stay where they are on disk until written; only the destination changes.
         if kind == .folder, self.kind != .folder || path != self.path {
             // The folder becomes this briefcase: table files already there are replaced.
@@ -22,19 +26,31 @@ extension Briefcase {
         }
         self.path = path
         self.kind = kind
-        try write()
+        do throws(BriefcaseError) {
+            try save(replacing: replacing)
+        } catch {
+            (self.path, self.kind, tableFilesOnDisk) = before
+            throw error
+        }
     }
 
-    private func writeFile() throws(BriefcaseError) {
-        try BriefcaseStreamWriter.writeFile(path, properties: properties, headerPadding: headerPadding) { writer throws(BriefcaseError) in
+    private func save(replacing: Bool) throws(BriefcaseError) {
+        switch kind {
+        case .file: try writeFile(replacing: replacing)
+        case .folder: try writeFolder(replacing: replacing)
+        }
+    }
+
+    private func writeFile(replacing: Bool) throws(BriefcaseError) {
+        try BriefcaseStreamWriter.writeFile(path, replacing: replacing, properties: properties, headerPadding: headerPadding) { writer throws(BriefcaseError) in
             try writeTables(entries, into: &writer)
         }
         try repoint(entries, fileName: nil, filePath: path)
     }
 
-    private func writeFolder() throws(BriefcaseError) {
+    private func writeFolder(replacing: Bool) throws(BriefcaseError) {
         let plist = try FolderWriter.propertiesPlist(properties, codePage: codePage) // refused before any table is written
-        let folder = try FolderWriter(path: path, tableNames: entries.map { codePage.decodeForDisplay($0.name) })
+        let folder = try FolderWriter(path: path, tableNames: entries.map { codePage.decodeForDisplay($0.name) }, replacing: replacing)
         // How many tables each source file holds: a file is only left as it is when it holds
         // exactly the one table that keeps its name.
         var tablesPerFile: [ObjectIdentifier: Int] = [:]

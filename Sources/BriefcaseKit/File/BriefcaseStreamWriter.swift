@@ -241,10 +241,18 @@ extension BriefcaseStreamWriter where Output == MemoryStreamOutput {
 
 extension BriefcaseStreamWriter where Output == AtomicOutput {
     /// Writes the single file at `path` (properties, then the elements `write` writes, then the
-    /// index) into a temporary file that replaces the old one only once complete and flushed.
-    static func writeFile(_ path: String, properties: [BriefcaseProperty] = [], headerPadding: ByteString = .empty,
-                          _ write: (inout Self) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
-        var writer = try Self(output: try AtomicOutput(path: path), container: .dabriefcase, properties: properties, headerPadding: headerPadding)
+    /// index) into a temporary file that takes its place only once complete and flushed:
+    /// replacing what is there only when `replacing` (`AtomicOutput`).
+    static func writeFile(_ path: String, replacing: Bool, removingStale: Bool = true, properties: [BriefcaseProperty] = [],
+                          headerPadding: ByteString = .empty, _ write: (inout Self) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+        var output = try AtomicOutput(path: path, replacing: replacing, removingStale: removingStale)
+        var writer: Self
+        do throws(BriefcaseError) {
+            writer = try Self(output: output, container: .dabriefcase, properties: properties, headerPadding: headerPadding)
+        } catch {
+            output.discard()
+            throw error
+        }
         do throws(BriefcaseError) {
             try write(&writer)
             try writer.finish()

@@ -54,9 +54,15 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed, then
-    /// renamed over `path`. "-" writes to standard output.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(BriefcaseError) {
-        var output = try AtomicOutput(path: path)
+    /// renamed to `path`. Something already at `path` — there before, or put there while writing —
+    /// is an error (`replacing: true` replaces it). "-" writes to standard output.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, replacing: Bool = false) throws(BriefcaseError) {
+        try writeAtomically(bytes, to: path, replacing: replacing, removingStale: true)
+    }
+
+    /// `removingStale: false` in a folder no killed write can have left a temporary in (`AtomicOutput`).
+    static func writeAtomically(_ bytes: [UInt8], to path: String, replacing: Bool, removingStale: Bool) throws(BriefcaseError) {
+        var output = try AtomicOutput(path: path, replacing: replacing, removingStale: removingStale)
         do {
             try output.write(bytes)
             try output.commit()
@@ -86,9 +92,17 @@ public enum FileIO {
 }
 
 /// An output file that appears at its path only when complete: bytes go to a temporary file in
-/// the same directory (so the final rename is atomic), which is flushed to disk and renamed over
+/// the same directory (so the final rename is atomic), which is flushed to disk and renamed to
 /// the destination by `commit()`, or removed by `discard()`. Standard output ("-") is written
 /// directly.
+///
+/// Without `replacing`, nothing at the destination is ever replaced: one there at `init` is an
+/// error at once, and one that appears while the file is written (a file, a folder, a link) is
+/// found by the final rename itself, which never replaces (`briefcase_rename_noreplace`): the
+/// error then, `BriefcaseError.outputExists`, leaves it as it is. The temporary file is named
+/// `.NAME.tmp-PID-XXXXXX` and holds an `flock` while it exists, so that a later write of the same
+/// destination can tell one a killed process left (and remove it) from one still being written
+/// (`TemporaryPaths.removeStale`).
 ///
 /// On Linux the flush is begun as the file grows (write-behind): every `writebackStride` bytes
 /// written, the kernel is asked to start writing the last stretch to disk (`sync_file_range`,
@@ -108,6 +122,8 @@ public struct AtomicOutput {
     static let writebackStride = 2 << 20
     /// The destination ("-" for standard output).
     public let path: String
+    /// Whether `commit()` may replace something at `path`.
+    public let replacing: Bool
     /// The file being written, until `commit` moves it to `path` (nil for standard output); a
     /// writer that needs a path rather than bytes (SQLite) writes there.
     public let temporaryPath: String?
@@ -121,40 +137,42 @@ public struct AtomicOutput {
     /// Registers the temporary file for removal if the process is interrupted (`TemporaryPaths`).
     private var registration: Int?
 
-    /// Creates the temporary file next to `path` (nothing for standard output).
-    public init(path: String) throws(BriefcaseError) {
+    /// Creates the temporary file next to `path` (nothing for standard output), first removing
+    /// the temporary files of `path` that killed processes left (`TemporaryPaths.removeStale`).
+    /// Without `replacing`, something already at `path` is an error (`BriefcaseError.outputExists`);
+    /// with it, `commit()` replaces what is there.
+    public init(path: String, replacing: Bool = false) throws(BriefcaseError) {
+        try self.init(path: path, replacing: replacing, removingStale: true)
+    }
+
+    /// `removingStale: false` for a file in a folder this process has just made (no one else's
+    /// temporary can be there: the listing would be wasted).
+    init(path: String, replacing: Bool, removingStale: Bool) throws(BriefcaseError) {
         self.path = path
+        self.replacing = replacing
         if path == "-" {
             temporaryPath = nil
             fd = 1
             return
         }
-        let directory: String
-        let base: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = String(path[..<slash]).isEmpty ? "/" : String(path[..<slash])
-            base = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            base = path
-        }
-        var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
+        if !replacing && FileIO.exists(path) { throw BriefcaseError.outputExists(path) }
+        let (directory, base) = TemporaryPaths.place(of: path)
+        if removingStale { TemporaryPaths.removeStale(in: directory, of: base) }
+        var template = TemporaryPaths.template(in: directory, for: base)
         let (descriptor, token, failure): (Int32, Int?, Int32) = TemporaryPaths.withLock {
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else { return (descriptor, nil, errno) }
-            return (descriptor, TemporaryPaths.register(Self.string(template)), 0)
+            return (descriptor, TemporaryPaths.register(TemporaryPaths.string(template)), 0)
         }
         guard descriptor >= 0 else {
             errno = failure
             throw FileIO.ioError("cannot create a temporary file next to the output", path)
         }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        TemporaryPaths.hold(descriptor)
         fd = descriptor
         registration = token
-        temporaryPath = Self.string(template)
-    }
-
-    private static func string(_ cString: [CChar]) -> String {
-        String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        temporaryPath = TemporaryPaths.string(template)
     }
 
     /// Writes bytes, all of them or an error.
@@ -226,7 +244,9 @@ public struct AtomicOutput {
         return true
     }
 
-    /// Flushes and moves the finished file into place.
+    /// Flushes and moves the finished file into place: without `replacing`, by a rename that
+    /// never replaces, so that something put at the destination meanwhile stays and the write
+    /// fails with `BriefcaseError.outputExists` (the temporary file removed).
     public mutating func commit() throws(BriefcaseError) {
         guard let temporaryPath else { finished = true; return }
         if let failure = endWriteBehind() {
@@ -235,17 +255,20 @@ public struct AtomicOutput {
         }
         guard fsync(fd) == 0 || errno == EINVAL else { throw FileIO.ioError("cannot flush", path) }
         _ = fchmod(fd, 0o644)
-        close(fd)
         finished = true
-        let registration = registration
+        let (registration, replacing, path) = (registration, replacing, path)
         let failure: Int32 = TemporaryPaths.withLock {
-            guard rename(temporaryPath, path) == 0 else { return errno }
+            let moved = replacing ? rename(temporaryPath, path) : briefcase_rename_noreplace(temporaryPath, path)
+            guard moved == 0 else { return errno }
             if let registration { TemporaryPaths.unregister(registration) }
             return 0
         }
+        // Closed only now: the flock marks the temporary file as alive until it is gone.
+        close(fd)
         guard failure == 0 else {
             errno = failure
-            let error = FileIO.ioError("cannot move the finished output into place", path)
+            let error = failure == EEXIST && !replacing
+                ? BriefcaseError.outputExists(path) : FileIO.ioError("cannot move the finished output into place", path)
             unlink(temporaryPath)
             if let registration { TemporaryPaths.unregister(registration) }
             throw error

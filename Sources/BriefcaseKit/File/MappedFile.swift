@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +10,10 @@ import Darwin
 /// front to back keeps only a window of it resident. The pages are backed by the file, so a
 /// released page that is touched again is simply read back from the page cache.
 ///
+/// A file that another process truncates under the mapping makes a read of the pages past its
+/// new end raise SIGBUS: the mapping is noted (`briefcase_mapping_note`) so that a handler the
+/// command line installs can tell that fault from a crash (Spec/robustness.md §8.13).
+///
 /// `@unchecked Sendable`: the mapping is read-only, and `release(_:)` changes no state of the
 /// object (worker threads parsing ahead call it); `release(upTo:)` is the reading thread's.
 public final class MappedFile: @unchecked Sendable {
@@ -18,6 +23,8 @@ public final class MappedFile: @unchecked Sendable {
     public let count: Int
     private let base: UnsafeMutableRawPointer?
     private var released = 0
+    /// The mapping's slot in the C registry of mapped inputs (-1: none).
+    private let faultSlot: Int32
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Maps `path`; nil for standard input ("-"), which the caller reads into memory instead.
@@ -36,16 +43,19 @@ public final class MappedFile: @unchecked Sendable {
         self.count = count
         if count == 0 {
             base = nil
+            faultSlot = -1
             return
         }
         let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let address, address != MAP_FAILED else { throw FileIO.ioError("cannot map", path) }
         base = address
+        faultSlot = briefcase_mapping_note(address, count)
         // Read front to back: let the kernel read ahead generously.
         _ = madvise(address, count, MADV_SEQUENTIAL)
     }
 
     deinit {
+        briefcase_mapping_forget(faultSlot)
         if let base { munmap(base, count) }
     }
 

@@ -1,3 +1,4 @@
+import CSystemShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,10 +10,12 @@ import Darwin
 /// process ending on a signal can remove them (`removeAllAndHold`). A path is registered in the
 /// same locked step that creates it, and leaves the registry in the same locked step that
 /// renames it into place, so the cleanup never sees a half-made name nor removes a finished
-/// output.
+/// output. Each path is also noted in static C memory (`briefcase_temporary_note`), where the
+/// SIGBUS handler of a truncated mapped input finds it without allocating (`briefcase_fault_install`).
 public enum TemporaryPaths {
     private static let lock = NSRecursiveLock()
-    nonisolated(unsafe) private static var paths: [Int: String] = [:]
+    /// Each path with its slot in the C registry (-1: not noted there).
+    nonisolated(unsafe) private static var paths: [Int: (path: String, slot: Int32)] = [:]
     nonisolated(unsafe) private static var nextToken = 0
 
     /// Runs `body` with the registry locked: creating and registering a path, or renaming one
@@ -27,14 +30,16 @@ public enum TemporaryPaths {
     public static func register(_ path: String) -> Int {
         withLock {
             nextToken += 1
-            paths[nextToken] = path
+            paths[nextToken] = (path, briefcase_temporary_note(path))
             return nextToken
         }
     }
 
     /// Forgets the path registered with `token` (it was moved into place or removed).
     public static func unregister(_ token: Int) {
-        withLock { _ = paths.removeValue(forKey: token) }
+        withLock {
+            if let removed = paths.removeValue(forKey: token) { briefcase_temporary_forget(removed.slot) }
+        }
     }
 
     /// Removes every registered path (files, then folders with everything in them) and keeps
@@ -43,7 +48,7 @@ public enum TemporaryPaths {
     public static func removeAllAndHold() {
         lock.lock()
         var folders: [String] = []
-        for path in paths.values {
+        for (path, _) in paths.values {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { unlink(path) }

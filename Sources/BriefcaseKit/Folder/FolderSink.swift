@@ -5,23 +5,31 @@ import Darwin
 #endif
 
 /// A folder briefcase as a sink (Spec/folder-briefcase.md): one `DABRC600` file per table —
-/// its dataset and its delta together — written with `FolderWriter` into `path` (meant to be a
-/// new, empty folder, such as the temporary folder of an atomic conversion), then
-/// `Properties.plist`. It asks for each table's elements together (`prepare(heads:)`), so
-/// memory holds one table; file names are given for every table of the heads, damaged ones
-/// (left out by the source) included. `abandon` removes the files written.
+/// its dataset and its delta together — written with `FolderWriter` into `path`, then
+/// `Properties.plist`. The folder is made new: anything already at `path` is an error
+/// (`BriefcaseError.outputExists`), unless `replacing`, which writes into an existing folder,
+/// replacing its files of the same names (such as the temporary folder of an atomic conversion).
+/// It asks for each table's elements together (`prepare(heads:)`), so memory holds one table;
+/// file names are given for every table of the heads, damaged ones (left out by the source)
+/// included. `abandon` removes the files written, and the folder when the sink made it.
 public struct FolderSink: BriefcaseSink {
     /// The folder briefcase to write.
     public let path: String
+    /// Whether an existing folder at `path` is written into.
+    public let replacing: Bool
     private var groups: [(name: ByteString, dataset: Int?, delta: Int?, deltaFirst: Bool)] = []
     private var groupOf: [Int] = []
     private var folder: FolderWriter?
     private var head: BriefcaseHead?
     private var pending: (group: Int, elements: [Element])?
+    /// The tables whose files were written.
+    private var written: [Int] = []
 
-    /// A sink that writes the folder briefcase at `path`.
-    public init(path: String) {
+    /// A sink that writes the folder briefcase at `path`: a new folder, or with `replacing` an
+    /// existing one written into.
+    public init(path: String, replacing: Bool = false) {
         self.path = path
+        self.replacing = replacing
     }
 
     public var needsHeads: Bool { true }
@@ -43,7 +51,9 @@ public struct FolderSink: BriefcaseSink {
     public mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
         self.head = head
         pending = nil
-        folder = try FolderWriter(path: path, tableNames: groups.map { head.codePage.decodeForDisplay($0.name) })
+        written = []
+        // (Begun again after `abandon`: the folder this sink made is gone, so it makes it again.)
+        folder = try FolderWriter(path: path, tableNames: groups.map { head.codePage.decodeForDisplay($0.name) }, replacing: replacing)
     }
 
     /// Refused: a folder is written from a source that gives positions (`element(_:at:)`).
@@ -64,10 +74,19 @@ public struct FolderSink: BriefcaseSink {
         try folder.writeProperties(try FolderWriter.propertiesPlist(head.properties, codePage: head.codePage))
     }
 
-    /// Removes what was written, so that the source can begin again.
+    /// Removes the table files written — and the folder when this sink made it — so that the
+    /// source can begin again. (In an existing folder, with `replacing`, a file written replaced
+    /// the one of the same name: that one is gone already.)
     public mutating func abandon() {
         pending = nil
-        if let folder { for table in folder.fileNames.indices { unlink(folder.filePath(table)) } }
+        if let folder {
+            for table in written { unlink(folder.filePath(table)) }
+            if !folder.replacing {
+                unlink(folder.path + "/" + Briefcase.propertiesFileName)
+                rmdir(folder.path)
+            }
+        }
+        written = []
         folder = nil
     }
 
@@ -79,6 +98,7 @@ public struct FolderSink: BriefcaseSink {
             try folder.writeTable(group) { writer throws(BriefcaseError) in
                 for element in parts { try writer.write(element) }
             }
+            written.append(group)
         } catch {
             throw error.kind == .io ? error : error.inElement(head.codePage.decodeForDisplay(groups[group].name))
         }

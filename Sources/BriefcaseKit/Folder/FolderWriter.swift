@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The writer of folder briefcases (Spec/folder-briefcase.md): one `DABRC600` file per table,
 /// named by `TableFileName`, each written through the stream writer into a temporary file that
@@ -8,13 +13,30 @@ struct FolderWriter {
     let path: String
     /// The file name of each table, in order.
     let fileNames: [String]
+    /// True when the folder existed and is written into, its files of the same names replaced;
+    /// false when this writer made it (its files are all new).
+    let replacing: Bool
 
-    /// Creates the folder if needed; `tableNames` (as the code page shows them) name the files.
-    init(path: String, tableNames: [String]) throws(BriefcaseError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw BriefcaseError(.io, "cannot create the folder", file: path)
+    /// Makes the folder (and its parents); `tableNames` (as the code page shows them) name the
+    /// files. An existing folder is written into only when `replacing` (the temporaries a killed
+    /// write left in it removed first); else anything at `path` is `BriefcaseError.outputExists`.
+    init(path: String, tableNames: [String], replacing: Bool) throws(BriefcaseError) {
+        var folder = path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        let parent = TemporaryPaths.place(of: folder).directory
+        if !FileIO.exists(parent) { try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+        var info = stat()
+        let made = mkdir(folder, 0o777) == 0, failure = errno
+        if made {
+            self.replacing = false
+        } else if failure == EEXIST, replacing, stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            self.replacing = true
+            TemporaryPaths.removeStale(in: folder, of: nil)
+        } else if failure == EEXIST {
+            throw BriefcaseError.outputExists(path)
+        } else {
+            errno = failure
+            throw FileIO.ioError("cannot create the folder", path)
         }
         self.path = path
         fileNames = TableFileName.fileNames(for: tableNames)
@@ -25,13 +47,13 @@ struct FolderWriter {
     /// Writes table `table`'s file: a single file without properties whose elements `write`
     /// writes.
     func writeTable(_ table: Int, _ write: (inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
-        try BriefcaseStreamWriter.writeFile(filePath(table), write)
+        try BriefcaseStreamWriter.writeFile(filePath(table), replacing: replacing, removingStale: false, write)
     }
 
     /// Writes `Properties.plist` (`propertiesPlist(_:codePage:)`), last: a folder is complete
     /// once it is there.
     func writeProperties(_ plist: [UInt8]) throws(BriefcaseError) {
-        try FileIO.writeAtomically(plist, to: path + "/" + Briefcase.propertiesFileName)
+        try FileIO.writeAtomically(plist, to: path + "/" + Briefcase.propertiesFileName, replacing: replacing, removingStale: false)
     }
 
     /// The `Properties.plist` of a folder briefcase. A property name that is not text in the

@@ -147,18 +147,25 @@ public enum Gzip {
     }
 
     /// Compresses `bytes` and writes them to `path` atomically (see `AtomicOutput`), streaming:
-    /// the compressed data goes to disk chunk by chunk. "-" is standard output.
-    public static func writeFileAtomically(_ bytes: [UInt8], to path: String, level: Int = defaultLevel) throws(BriefcaseError) {
-        var output = try AtomicOutput(path: path)
+    /// the compressed data goes to disk chunk by chunk. Something already at `path` is an error,
+    /// unless `replacing`. "-" is standard output.
+    public static func writeFileAtomically(_ bytes: [UInt8], to path: String, level: Int = defaultLevel,
+                                           replacing: Bool = false) throws(BriefcaseError) {
+        var output = try AtomicOutput(path: path, replacing: replacing)
         do throws(BriefcaseError) {
-            let compressor = try GzipCompressor(level: level)
-            try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
-            try compressor.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
+            try write(bytes, compressedTo: &output, level: level)
             try output.commit()
         } catch {
             output.discard()
             throw error.file == nil ? error.inFile(path) : error
         }
+    }
+
+    /// Compresses `bytes` into `output` (whose commit is the caller's), chunk by chunk.
+    package static func write(_ bytes: [UInt8], compressedTo output: inout AtomicOutput, level: Int = defaultLevel) throws(BriefcaseError) {
+        let compressor = try GzipCompressor(level: level)
+        try compressor.compress(bytes) { (piece) throws(BriefcaseError) in try output.write(piece) }
+        try compressor.finish { (piece) throws(BriefcaseError) in try output.write(piece) }
     }
 
     /// `body` over the bytes of `array` (or of `range` of it), keeping the error type.
