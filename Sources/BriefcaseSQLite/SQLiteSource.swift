@@ -128,7 +128,11 @@ public struct SQLiteSource {
         guard case .blob(let padding) = try Self.setting("header_padding", in: database) else {
             throw invalid("\(SQLiteMapping.headTable).header_padding is not a blob")
         }
-        return BriefcaseHead(container: container, codePage: encoding ?? codePage, properties: try properties(codePage: codePage, notes: &notes),
-                             headerPadding: ByteString(padding))
+        let properties = try properties(codePage: codePage, notes: &notes)
+        // A bare Bin2 stream has no head: what an edit put there could not be written back.
+        guard container == .dabriefcase || (properties.isEmpty && padding.isEmpty) else {
+            throw invalid("the briefcase came as a bare Bin2 stream (\(SQLiteMapping.headTable).container 'bin2'), which holds no properties and no header padding; found \(properties.count) properties and \(padding.count) bytes of padding")
+        }
+        return BriefcaseHead(container: container, codePage: encoding ?? codePage, properties: properties, headerPadding: ByteString(padding))
     }
 }

@@ -23,6 +23,7 @@ struct RegressionInputTests {
         "plist/crash-pi-without-data.plist": 1,
         "plist/crash-unparsed-entity.plist": 1,
         "sqlite/crash-logged-type-differs.sqlite": 1,
+        "sqlite/bin2-with-header-padding.sqlite": 1,
     ]
 
     static var inputs: [String] {

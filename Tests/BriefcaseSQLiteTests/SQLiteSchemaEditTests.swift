@@ -60,6 +60,9 @@ struct SQLiteSchemaEditTests {
         ("UPDATE _briefcase_elements SET rows = 9 WHERE position = 1", "_briefcase_elements.rows at position 1 is 9; the element holds 3"),
         ("DROP TABLE _briefcase_elements; CREATE VIEW _briefcase_elements AS SELECT 1 AS position", "_briefcase_elements is a view, not a table"),
         ("ALTER TABLE _briefcase_properties DROP COLUMN value_bytes", "table _briefcase_properties has no column value_bytes"),
+        // orders.bin2 came as a bare Bin2 stream: no head to carry a property or padding (found by fuzzing).
+        ("UPDATE _briefcase SET value = x'00ff' WHERE key = 'header_padding'", "which holds no properties and no header padding; found 0 properties and 2 bytes of padding"),
+        ("INSERT INTO _briefcase_properties VALUES (0, 'a', 'b', x'61', x'62')", "found 1 properties and 0 bytes of padding"),
         // A value the field cannot hold: a date .NET cannot hold.
         ("UPDATE Orders SET Shipped = 1e300 WHERE ID = 1", "field 'Shipped': 1e+300 is not a date .NET can hold"),
         ("UPDATE Orders SET Shipped = '0000-12-31' WHERE ID = 1", "field 'Shipped': '0000-12-31' is not a date and time"),
