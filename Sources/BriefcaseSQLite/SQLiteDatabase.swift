@@ -36,7 +36,7 @@ public final class SQLiteDatabase {
         case .readOnly: flags = SQLITE_OPEN_READONLY
         case .memory: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
-        let status = sqlite3_open_v2(mode == .memory ? "" : path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(systemPath(mode == .memory ? "" : path), &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let connection { sqlite3_close_v2(connection) }

@@ -84,7 +84,7 @@ public struct SQLiteSink: BriefcaseSink {
     /// Closes the database and empties the file, for a source that starts again or failed.
     public mutating func abandon() {
         close()
-        if let path { truncate(path, 0) }
+        if let path { truncate(systemPath(path), 0) }
     }
 
     private mutating func close() {

@@ -49,7 +49,8 @@ struct CatCommand: ParsableCommand {
             .readNamingInput(into: &selection, textOutput: true)
         let codePage = selection.codePage
         guard selection.dataset != nil || selection.delta != nil else {
-            throw ValidationError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")
+            // One line (escaped by Console), not argument-parser's usage text: the names come from the file.
+            throw UsageError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")
         }
         // A delta-only element: its logged fields are the columns, its inserts the rows.
         let delta = selection.delta

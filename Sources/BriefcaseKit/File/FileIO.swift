@@ -70,9 +70,9 @@ public enum FileIO {
     /// at once: it has no name from the start, so nothing is left behind even after SIGKILL.
     /// Returns its descriptor.
     static func makeUnlinkedTemporaryFile(prefix: String, in given: String? = nil) throws(BriefcaseError) -> Int32 {
-        var directory = given ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var directory = given ?? getenv("TMPDIR").map { SystemPath.string(cString: $0) } ?? "/tmp"
         if directory.isEmpty { directory = "/tmp" }
-        var template = Array("\(directory)/\(prefix)-XXXXXX".utf8CString)
+        var template = systemPath("\(directory)/\(prefix)-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ioError("cannot create a temporary file", directory) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -138,7 +138,7 @@ public struct AtomicOutput {
             directory = "."
             base = path
         }
-        var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
+        var template = systemPath("\(directory)/.\(base).tmp-XXXXXX")
         let (descriptor, token, failure): (Int32, Int?, Int32) = TemporaryPaths.withLock {
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else { return (descriptor, nil, errno) }
@@ -154,7 +154,7 @@ public struct AtomicOutput {
     }
 
     private static func string(_ cString: [CChar]) -> String {
-        String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        cString.withUnsafeBytes { SystemPath.string($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Writes bytes, all of them or an error.
@@ -239,14 +239,14 @@ public struct AtomicOutput {
         finished = true
         let registration = registration
         let failure: Int32 = TemporaryPaths.withLock {
-            guard rename(temporaryPath, path) == 0 else { return errno }
+            guard rename(systemPath(temporaryPath), systemPath(path)) == 0 else { return errno }
             if let registration { TemporaryPaths.unregister(registration) }
             return 0
         }
         guard failure == 0 else {
             errno = failure
             let error = FileIO.ioError("cannot move the finished output into place", path)
-            unlink(temporaryPath)
+            unlink(systemPath(temporaryPath))
             if let registration { TemporaryPaths.unregister(registration) }
             throw error
         }
@@ -257,7 +257,7 @@ public struct AtomicOutput {
         guard !finished, let temporaryPath else { return }
         _ = endWriteBehind()
         close(fd)
-        unlink(temporaryPath)
+        unlink(systemPath(temporaryPath))
         if let registration { TemporaryPaths.unregister(registration) }
         finished = true
     }
@@ -277,6 +277,6 @@ extension FileIO {
     /// True when something exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return lstat(systemPath(path), &info) == 0
     }
 }

@@ -26,8 +26,8 @@ public enum FolderReplacement {
         }
 
         /// The system's renames: an atomic exchange where the system has one (Linux, Darwin), and `rename`.
-        public static let system = Renames(exchange: { briefcase_exchange_paths($0, $1) == 0 },
-                                           move: { rename($0, $1) == 0 })
+        public static let system = Renames(exchange: { briefcase_exchange_paths(systemPath($0), systemPath($1)) == 0 },
+                                           move: { rename(systemPath($0), systemPath($1)) == 0 })
     }
 
     /// Moves the folder at `finished` to `destination`, replacing what is there. On return the
@@ -68,13 +68,10 @@ public enum FolderReplacement {
     /// `.DS_Store`. Nil when the directory holds only those, so that replacing it loses nothing
     /// but a briefcase.
     public static func foreignEntry(in path: String) throws(BriefcaseError) -> String? {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw FileIO.ioError("cannot list the folder", path)
-        }
+        guard let names = FileIO.directoryEntries(path) else { throw FileIO.ioError("cannot list the folder", path) }
         for name in names.sorted() {
             var info = stat()
-            guard lstat(path + "/" + name, &info) == 0 else { return name }
+            guard lstat(systemPath(path + "/" + name), &info) == 0 else { return name }
             let type = info.st_mode & S_IFMT
             let isFile = type == S_IFREG || type == S_IFLNK
             let lower = name.lowercased()
@@ -89,6 +86,6 @@ public enum FolderReplacement {
     /// Removes a directory and everything in it, as well as it can (a failure leaves a hidden
     /// folder behind, never the destination in doubt).
     public static func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        FileIO.removeTree(path)
     }
 }

@@ -67,7 +67,7 @@ public struct FolderSink: BriefcaseSink {
     /// Removes what was written, so that the source can begin again.
     public mutating func abandon() {
         pending = nil
-        if let folder { for table in folder.fileNames.indices { unlink(folder.filePath(table)) } }
+        if let folder { for table in folder.fileNames.indices { unlink(systemPath(folder.filePath(table))) } }
         folder = nil
     }
 

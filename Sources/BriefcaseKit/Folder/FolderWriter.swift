@@ -11,11 +11,7 @@ struct FolderWriter {
 
     /// Creates the folder if needed; `tableNames` (as the code page shows them) name the files.
     init(path: String, tableNames: [String]) throws(BriefcaseError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw BriefcaseError(.io, "cannot create the folder", file: path)
-        }
+        guard FileIO.makeDirectories(path) else { throw BriefcaseError(.io, "cannot create the folder", file: path) }
         self.path = path
         fileNames = TableFileName.fileNames(for: tableNames)
     }
