@@ -43,6 +43,10 @@ struct TerminalSafetyCLITests {
                 N  datString(10)
 
             """#)
+        // info --json stays JSON: the same text, escaped as JSON escapes it.
+        let json = try CLITests.run(["info", path, "--json"])
+        #expect(json.text.contains(#""properties": [["P\u001b[31m", "v\u202el\nx"]]"#))
+        #expect(json.text.contains(#"{"name": "T\u001b[31m\u202e\u0085\u007f\nZ", "dataset": true"#))
     }
 
     /// A finding line and a summary line name the path and the element: both escaped. (Two tables
@@ -88,5 +92,27 @@ struct TerminalSafetyCLITests {
         #expect(usage.status == 2)
         #expect(usage.stderr.hasPrefix(#"briefcase: Error: Unknown option '--bad\x1B[31m\u{202E}'"# + "\n"))
         #expect(!usage.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    }
+
+    /// JSON Lines and the JSON document escape what JSON requires and also DEL, C1 and the
+    /// bidirectional controls, so that `cat x.jsonl` on a terminal is safe too; the text reads back the same.
+    @Test func jsonEscapesDeleteC1AndBidirectionalControls() throws {
+        let (dir, path) = try Self.hostileFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jsonl = try CLITests.run(["cat", path, "--table", Self.tableName])
+        #expect(jsonl.status == 0)
+        #expect(jsonl.text == #"{"F\u001b[2J": "v\u001b[31m\u202e\u0085\u007f\n", "N": "n\u009b2J"}"# + "\n")
+        // Through a binary briefcase: wide strings (UTF-16) and 8-bit strings have writers of their own.
+        let binary = dir.appendingPathComponent("h.daBriefcase").path
+        #expect(try CLITests.run(["convert", path, binary]).status == 0)
+        let document = try CLITests.run(["convert", binary, "-", "--to", "json"])
+        #expect(document.text.contains(#"["v\u001b[31m\u202e\u0085\u007f\n", "n\u009b2J"]"#))
+        #expect(document.text.contains(#""name": "T\u001b[31m\u202e\u0085\u007f\nZ""#))
+        #expect(try CLITests.run(["cat", binary, "--table", Self.tableName]).text == jsonl.text)
+        // The JSON document reads back to the same briefcase, byte for byte.
+        let json = dir.appendingPathComponent("h.json").path, again = dir.appendingPathComponent("again.daBriefcase").path
+        #expect(try CLITests.run(["convert", binary, json]).status == 0)
+        #expect(try CLITests.run(["convert", json, again]).status == 0)
+        #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: binary))
     }
 }
