@@ -21,7 +21,7 @@ struct QueryCommand: ParsableCommand {
         read-only. Only a statement that reads is run: the input is never changed.
 
         --format jsonl and csv print values as cat does (a row per line; csv with a header row, \
-        cells as they are); table prints columns \
+        cells as they are; --csv-formula-safe guards them for spreadsheets); table prints columns \
         for people, aligned by display width (wide characters take two columns), with control \
         characters escaped (\\x1B, \\u{202E}; see Spec/robustness.md). The widths are measured over \
         the first 1000 rows (or 4 MB of text), then rows are printed as they come: a later, wider \
@@ -46,10 +46,14 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "jsonl (the default), csv, or table (aligned columns).")
     var format: QueryFormat = .jsonl
 
+    @Flag(help: CSVFormulaSafety.help)
+    var csvFormulaSafe = false
+
     @OptionGroup var inputOptions: InputOptions
 
     func validate() throws {
         try inputOptions.check([path])
+        try CSVFormulaSafety.check(csvFormulaSafe, format: format == .csv)
     }
 
     func run() throws {
@@ -75,7 +79,7 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw UsageError(error.description)
         }
-        var printer = QueryPrinter(columns: query.columns, format: format)
+        var printer = QueryPrinter(columns: query.columns, format: format, formulaSafe: csvFormulaSafe)
         do {
             while let row = try query.next() { try printer.write(row) }
         } catch let error as BriefcaseError {

@@ -9,10 +9,11 @@ struct QueryPrinter {
     var rows: RowPrinter<StandardOutputSink>
     var table: TextTable?
 
-    init(columns: [String], format: QueryFormat) {
+    init(columns: [String], format: QueryFormat, formulaSafe: Bool = false) {
         self.format = format
         let fields = columns.map { FieldDescriptor(name: ByteString(utf8: $0), type: .wideString) }
         rows = RowPrinter(sink: StandardOutputSink(), columns: fields, codePage: .utf8, format: format == .csv ? .csv : .jsonl)
+        rows.formulaSafe = formulaSafe
         if format == .csv { rows.writeHeader() }
         if format == .table { table = TextTable(headers: columns) }
     }

@@ -115,4 +115,35 @@ struct TerminalSafetyCLITests {
         #expect(try CLITests.run(["convert", json, again]).status == 0)
         #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: binary))
     }
+
+    /// CSV is data: cells as they are. `--csv-formula-safe` puts ' before a cell a spreadsheet
+    /// would run as a formula, and leaves numbers alone.
+    @Test func csvCellsAreWrittenAsTheyAreUnlessFormulaSafeIsAsked() throws {
+        let cells = #"""
+            {"format": "briefcase-json", "version": 1, "container": "dabriefcase", "encoding": "utf-8",
+             "elements": [
+              {"kind": "table", "name": "C", "schema": null, "schemaEnd": "zero",
+               "fields": [{"name": "=Name", "type": "datString", "size": 20}, {"name": "Qty", "type": "datInteger", "size": 0}],
+               "rows": [["=HYPERLINK(\"x\")", -5], ["+A1", 2], ["-2", 3], ["@SUM(A1)", 4], ["\tx", 5], ["\rx", 6], ["plain", 7], ["a=b", null]]}
+             ]}
+            """#
+        let (dir, path) = try Self.hostileFile("cells.json", text: cells)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let asIs = try CLITests.run(["cat", path, "--table", "C", "--format", "csv"])
+        #expect(asIs.status == 0)
+        #expect(asIs.text == "=Name,Qty\r\n\"=HYPERLINK(\"\"x\"\")\",-5\r\n+A1,2\r\n-2,3\r\n@SUM(A1),4\r\n\tx,5\r\n\"\rx\",6\r\nplain,7\r\na=b,\r\n")
+        let safe = try CLITests.run(["cat", path, "--table", "C", "--format", "csv", "--csv-formula-safe"])
+        #expect(safe.status == 0)
+        #expect(safe.text == "'=Name,Qty\r\n\"'=HYPERLINK(\"\"x\"\")\",-5\r\n'+A1,2\r\n'-2,3\r\n'@SUM(A1),4\r\n'\tx,5\r\n\"'\rx\",6\r\nplain,7\r\na=b,\r\n")
+        // query: the same, for its own columns (a number stays a number, text that looks like one does not).
+        let query = try CLITests.run(["query", path, "SELECT \"=Name\" AS '@n', Qty, '-1' AS t FROM C WHERE Qty IN (-5, 7)",
+                                      "--format", "csv", "--csv-formula-safe"])
+        #expect(query.text == "'@n,Qty,t\r\n\"'=HYPERLINK(\"\"x\"\")\",-5,'-1\r\nplain,7,'-1\r\n")
+        // The flag means something only for CSV.
+        for arguments in [["cat", path, "--table", "C", "--csv-formula-safe"], ["query", path, "SELECT 1", "--format", "table", "--csv-formula-safe"]] {
+            let refused = try CLITests.run(arguments)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--csv-formula-safe applies to --format csv only"))
+        }
+    }
 }
