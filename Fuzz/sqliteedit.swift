@@ -1,6 +1,6 @@
 // libFuzzer target `sqliteedit`: random SQL edits — DML and DDL, of the current-rows tables and of
 // the mapping's own — made on a database `convert` exported, then read back as `convert x.sqlite`
-// reads it (BriefcaseSQLite's SQLiteSource; Spec/sqlite-mapping.md §5, Spec/robustness.md §9).
+// reads it (BriefcaseSQLite's SQLiteSource; Spec/sqlite-mapping.md §5, Spec/robustness.md §10).
 //
 // The input is a program: its first byte picks a fixture exported to SQLite (Fixtures/, each one
 // `validate` finds valid), then each following group of bytes one edit from a menu (the byte the

@@ -28,7 +28,7 @@ extension SQLiteDatabase {
             var companions: [String] = []
             for suffix in ["-wal", "-journal"] {
                 var info = stat()
-                guard lstat(path + suffix, &info) == 0 else { continue }
+                guard lstat(systemPath(path + suffix), &info) == 0 else { continue }
                 guard (info.st_mode & S_IFMT) == S_IFREG else {
                     throw BriefcaseError(.io, "'\(path + suffix)' beside the database is not a regular file", file: path)
                 }

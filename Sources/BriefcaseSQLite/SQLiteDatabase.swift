@@ -61,7 +61,7 @@ public final class SQLiteDatabase {
         // A private copy is ours: SQLite may finish its journal or checkpoint its WAL there.
         case .readOnly: flags = copy == nil ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         }
-        let status = sqlite3_open_v2(mode == .memory ? "" : opened, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(systemPath(mode == .memory ? "" : opened), &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let connection { sqlite3_close_v2(connection) }

@@ -72,9 +72,27 @@ public enum JSONEmit {
         appendUInt64(v.magnitude, to: &out)
     }
 
-    /// True if any of the 8 bytes is `"`, `\` or < 0x20 (exact; non-ASCII bytes are fine).
+    /// True if any of the 8 bytes is `"`, `\`, < 0x20 or DEL, or 0xC2 or 0xE2, which begin the
+    /// C1 controls and the bidirectional controls (exact; other non-ASCII bytes are fine).
     @inline(__always)
     public static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func has(_ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x
+        }
+        let control = (word &- ones &* 0x20) & ~word
+        // DEL: its low seven bits all set, its high bit clear.
+        let delete = ((word & ~high) &+ ones) & ~word
+        // 0xC2 and 0xE2 differ only in bit 5: one test finds both.
+        let lead = word & (ones &* 0xDF) ^ (ones &* 0xC2)
+        return (control | has(0x22) | has(0x5C) | delete | (lead &- ones) & ~lead) & high != 0
+    }
+
+    /// `needsEscape` for a word of ASCII bytes (its high bits clear): `"`, `\`, < 0x20 or DEL.
+    @inlinable @inline(__always)
+    public static func asciiNeedsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -82,7 +100,15 @@ public enum JSONEmit {
         let control = (word &- ones &* 0x20) & ~word
         let quote = (quotes &- ones) & ~quotes
         let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & high != 0
+        let delete = word &+ ones // only 0x7F reaches the high bit: no byte is above it
+        return (control | quote | backslash | delete) & high != 0
+    }
+
+    /// True for U+202A…U+202E (E2 80 AA…AE) and U+2066…U+2069 (E2 81 A6…A9), the bidirectional
+    /// embeddings, overrides and isolates, from the second and third bytes of their UTF-8.
+    @inlinable @inline(__always)
+    public static func isBidiControl(_ second: UInt8, _ third: UInt8) -> Bool {
+        (second == 0x80 && third &- 0xAA < 5) || (second == 0x81 && third &- 0xA6 < 4)
     }
 
     /// Appends `s` as a JSON string, quoted and escaped.
@@ -137,8 +163,21 @@ public enum JSONEmit {
                 if k >= count { break }
             }
             let byte = text[k]
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
-                k &+= 1
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
+                // A C1 control (C2 80…9F) or a bidirectional control: `\u0085`, `\u202e`.
+                if byte == 0xC2 && k &+ 1 < count && text[k &+ 1] < 0xA0 {
+                    flush(k)
+                    out += writeUnicodeEscape(UInt16(text[k &+ 1]), to: out)
+                    k &+= 2
+                    runStart = k
+                } else if byte == 0xE2 && k &+ 2 < count && isBidiControl(text[k &+ 1], text[k &+ 2]) {
+                    flush(k)
+                    out += writeUnicodeEscape(0x2000 | UInt16(text[k &+ 1] & 0x3F) << 6 | UInt16(text[k &+ 2] & 0x3F), to: out)
+                    k &+= 3
+                    runStart = k
+                } else {
+                    k &+= 1
+                }
                 continue
             }
             flush(k)
@@ -150,8 +189,18 @@ public enum JSONEmit {
         return out - destination
     }
 
-    /// The escape of an ASCII byte that needs one (`"`, `\\`, a control character), written at
-    /// `destination` (room for 6 bytes); returns how many bytes it took.
+    /// `\uXXXX` (lower-case hex) for `unit`, written at `destination` (room for 6 bytes); returns 6.
+    @inlinable @inline(__always)
+    public static func writeUnicodeEscape(_ unit: UInt16, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex = ("0123456789abcdef" as StaticString).utf8Start
+        destination[0] = UInt8(ascii: "\\"); destination[1] = UInt8(ascii: "u")
+        destination[2] = hex[Int(unit >> 12)]; destination[3] = hex[Int(unit >> 8 & 0xF)]
+        destination[4] = hex[Int(unit >> 4 & 0xF)]; destination[5] = hex[Int(unit & 0xF)]
+        return 6
+    }
+
+    /// The escape of an ASCII byte that needs one (`"`, `\\`, a control character, DEL), written
+    /// at `destination` (room for 6 bytes); returns how many bytes it took.
     @inline(__always)
     public static func writeEscape(_ byte: UInt8, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         destination[0] = UInt8(ascii: "\\")

@@ -2,8 +2,10 @@
 //
 // The writer only emits tokens; structure (`[`, `,`, `:` …) is written with the raw
 // appends, so huge documents can be produced row by row with bounded memory.
-// Strings are escaped minimally: `\"` `\\` `\n` `\r` `\t` `\b` `\f`, other control
-// characters as `\u00xx` (lowercase hex), everything else (including `/`, DEL and all
+// Strings are escaped: `\"` `\\` `\n` `\r` `\t` `\b` `\f`, other control characters and DEL
+// as `\u00xx` (lowercase hex), and — so that JSON Lines shown on a terminal cannot drive it —
+// the C1 controls (U+0080…U+009F) and the bidirectional controls (U+202A…U+202E,
+// U+2066…U+2069) as `\u0085`, `\u202e`; everything else (including `/` and all other
 // non-ASCII) as raw UTF-8.
 
 /// Destination of written bytes.

@@ -17,6 +17,10 @@ struct CatCommand: ParsableCommand {
         Boolean as true/false, DateTime as YYYY-MM-DDTHH:MM:SS.sss, Currency and Decimal as decimal \
         strings, Blob as base64, GUID as its 36 characters, NULL as null (an empty field in CSV).
 
+        CSV is data: cells are written as they are (as sqlite3 and csvkit write them). For a file \
+        to open in a spreadsheet, --csv-formula-safe puts ' before a cell that would run as a \
+        formula (one starting with =, +, -, @, tab or carriage return); numbers are left alone.
+
         Examples:
           briefcase cat Orders.daBriefcase --table Customers
           briefcase cat Orders.daBriefcase --table customers --format csv --original
@@ -38,8 +42,12 @@ struct CatCommand: ParsableCommand {
     @Flag(help: "Print the rows as stored, without applying the pending delta.")
     var original = false
 
+    @Flag(help: CSVFormulaSafety.help)
+    var csvFormulaSafe = false
+
     func validate() throws {
         try inputOptions.check([path])
+        try CSVFormulaSafety.check(csvFormulaSafe, format: format == .csv)
     }
 
     func run() throws {
@@ -49,7 +57,8 @@ struct CatCommand: ParsableCommand {
             .readNamingInput(into: &selection, textOutput: true)
         let codePage = selection.codePage
         guard selection.dataset != nil || selection.delta != nil else {
-            throw ValidationError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")
+            // One line (escaped by Console), not argument-parser's usage text: the names come from the file.
+            throw UsageError("\(path): no table named '\(table)' (tables: \(selection.tableNames.joined(separator: ", ")))")
         }
         // A delta-only element: its logged fields are the columns, its inserts the rows.
         let delta = selection.delta
@@ -63,8 +72,21 @@ struct CatCommand: ParsableCommand {
             }
         }
         var printer = RowPrinter(sink: StandardOutputSink(), columns: base.fields, codePage: codePage, format: format)
+        printer.formulaSafe = csvFormulaSafe
         printer.writeHeader()
         for row in rows { printer.write(row) }
         try printer.finish()
+    }
+}
+
+/// `--csv-formula-safe`, which `cat` and `query` share.
+enum CSVFormulaSafety {
+    static let help = ArgumentHelp(
+        "With --format csv: put ' before each cell that starts with =, +, -, @, tab or carriage return, so that a spreadsheet shows it instead of running it as a formula (OWASP's advice on CSV injection).",
+        discussion: "Numbers are written as they are. Without it, cells are written as they are: CSV is data.")
+
+    /// The flag means something only for CSV output.
+    static func check(_ flag: Bool, format isCSV: Bool) throws {
+        if flag && !isCSV { throw ValidationError("--csv-formula-safe applies to --format csv only") }
     }
 }

@@ -1,24 +1,35 @@
+import BriefcaseKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Standard error, one line per message.
+/// Standard error, one line per message. Every message is escaped for the terminal
+/// (`TerminalText`, Spec/robustness.md §9): names, paths and values in it come from files and
+/// arguments, and a control character among them would act on the terminal.
 enum Console {
-    static func error(_ message: String) {
-        write("briefcase: " + message + "\n")
+    /// `briefcase: MESSAGE`, escaped; `keepingLineBreaks` for argument-parser's usage text, which
+    /// is several lines.
+    static func error(_ message: String, keepingLineBreaks: Bool = false) {
+        write("briefcase: " + TerminalText.escaped(message, keepingLineBreaks: keepingLineBreaks) + "\n")
     }
 
     static func warning(_ message: String) {
-        write("briefcase: warning: " + message + "\n")
+        write("briefcase: warning: " + TerminalText.escaped(message) + "\n")
     }
 
     static func note(_ message: String) {
-        write("briefcase: note: " + message + "\n")
+        write("briefcase: note: " + TerminalText.escaped(message) + "\n")
     }
 
-    /// Writes `text` as it is (a failure to write to standard error cannot be reported anywhere).
+    /// Lines, each escaped, the line breaks kept.
+    static func writeLines(_ text: String) {
+        write(TerminalText.escaped(text, keepingLineBreaks: true))
+    }
+
+    /// Writes `text` as it is (a failure to write to standard error cannot be reported anywhere):
+    /// for text already escaped, or made by the tool alone (the progress bar's own sequences).
     static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in

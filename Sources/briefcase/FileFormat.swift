@@ -34,7 +34,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
             return format
         }
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard stat(systemPath(path), &info) == 0 else {
             throw BriefcaseError(.io, "no such file", file: path)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }

@@ -31,7 +31,7 @@ extension FolderOutput {
             }
             path = TemporaryPaths.string(template)
             self.registration = registration
-            descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            descriptor = open(systemPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 let error = BriefcaseError(.io, "cannot open the temporary folder: \(String(cString: strerror(errno)))", file: path)
                 FolderReplacement.removeTree(path)
@@ -60,7 +60,7 @@ extension FolderOutput {
     /// (the one held open): after a failed replacement it could hold what was swapped out.
     static func remove(_ temporary: Temporary) {
         var held = stat(), named = stat()
-        if fstat(temporary.descriptor, &held) == 0, lstat(temporary.path, &named) == 0,
+        if fstat(temporary.descriptor, &held) == 0, lstat(systemPath(temporary.path), &named) == 0,
            held.st_dev == named.st_dev, held.st_ino == named.st_ino {
             FolderReplacement.removeTree(temporary.path)
         }

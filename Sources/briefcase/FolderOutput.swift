@@ -17,7 +17,7 @@ enum FolderOutput {
     static func checkDestination(_ output: String, format: FileFormat, input: String) throws {
         guard output != "-" else { return }
         var info = stat()
-        guard lstat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
+        guard lstat(systemPath(output), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
         guard format == .folder else {
             throw UsageError("'\(output)' is a directory; a \(format.rawValue) output cannot replace it")
         }
@@ -50,9 +50,9 @@ enum FolderOutput {
     }
 
     private static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
+        guard let pointer = realpath(systemPath(path), nil) else { return nil }
         defer { free(pointer) }
-        return String(cString: pointer)
+        return SystemPath.string(cString: pointer)
     }
 
     static func trimmingSlashes(_ path: String) -> String {

@@ -122,18 +122,22 @@ struct BriefcaseSummary {
 
     func text(_ bytes: ByteString) -> String { codePage.decodeForDisplay(bytes) }
 
+    /// A name or value for the text output: escaped for the terminal (`TerminalText`), so a
+    /// property value of two lines stays on one, and a control character is shown, not obeyed.
+    func shown(_ bytes: ByteString) -> String { TerminalText.escaped(text(bytes)) }
+
     var text: String {
         var out = "format: \(format.rawValue)\nencoding: \(codePage.name)\n"
         out += "properties: \(properties.count)\n"
-        for property in properties { out += "  \(text(property.name)) = \(text(property.value))\n" }
+        for property in properties { out += "  \(shown(property.name)) = \(shown(property.value))\n" }
         out += "tables: \(tables.count)\n"
         for table in tables {
-            var line = "  \(text(table.name)): "
+            var line = "  \(shown(table.name)): "
             line += table.table == nil ? "no dataset" : "\(table.rowCount) rows, \(table.table!.fields.count) fields"
             if table.delta != nil { line += ", delta with \(table.changeCount) changes" }
             out += line + "\n"
             for field in table.table?.fields ?? [] {
-                out += "    \(text(field.name))  \(field.type.name)\(field.size != 0 ? "(\(field.size))" : "")\n"
+                out += "    \(shown(field.name))  \(field.type.name)\(field.size != 0 ? "(\(field.size))" : "")\n"
             }
         }
         return out

@@ -103,10 +103,10 @@ struct InputSource {
                 if let hint = detection.hint { Console.note("\(path): \(hint)") }
             }
         }
-        for warning in result.warnings { Console.warning("\(path): \(warning)") }
+        for warning in result.warnings { Console.warning("\(path): \(warning.unescapedDescription)") }
         for var skipped in result.skipped {
             if let spooled { skipped.error = spooled.relabel(skipped.error) }
-            Console.warning("\(skipped.error.file ?? path): \(skipped)")
+            Console.warning("\(skipped.error.file ?? path): \(skipped.unescapedDescription)")
         }
         if !result.skipped.isEmpty {
             Console.warning("\(path): --skip-damaged: \(result.skipped.count) damaged element(s) left out of '\(output ?? "the output")'")

@@ -65,14 +65,14 @@ struct InputWatch {
         var info = stat()
         if format == .folder {
             // The files the folder's reader reads: its table files and Properties.plist.
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
+            let names = FileIO.directoryEntries(input) ?? []
             for name in names.sorted() where !name.hasPrefix(".")
                 && (name == Briefcase.propertiesFileName || name.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()))
-                && stat(input + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+                && stat(systemPath(input + "/" + name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
                 files.append((input + "/" + name, Status(info)))
             }
-        } else if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-            descriptor = open(input, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        } else if stat(systemPath(input), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            descriptor = open(systemPath(input), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
             if descriptor >= 0, fstat(descriptor, &info) == 0 { files.append((input, Status(info))) }
         }
     }
@@ -81,7 +81,7 @@ struct InputWatch {
     func check() throws(BriefcaseError) {
         for (path, status) in files {
             var info = stat()
-            let now = descriptor >= 0 ? fstat(descriptor, &info) : stat(path, &info)
+            let now = descriptor >= 0 ? fstat(descriptor, &info) : stat(systemPath(path), &info)
             guard now == 0, Status(info) == status else { throw BriefcaseError(.io, Self.changed, file: input) }
         }
     }

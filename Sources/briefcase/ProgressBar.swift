@@ -20,7 +20,7 @@ final class ProgressBar: @unchecked Sendable {
     static func make(for path: String, quiet: Bool) -> ProgressBar? {
         guard !quiet, isatty(2) == 1, path != "-" else { return nil }
         var info = stat()
-        guard stat(path, &info) == 0, Int(info.st_size) > threshold || (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard stat(systemPath(path), &info) == 0, Int(info.st_size) > threshold || (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return ProgressBar()
     }
 
@@ -36,7 +36,7 @@ final class ProgressBar: @unchecked Sendable {
         self.label = label
         let mb = Double(done) / 1_048_576
         let rate = mb / max(now - start, 0.001)
-        var line = "\r\u{1B}[K" + label + " " + Self.format(mb) + " MB"
+        var line = "\r\u{1B}[K" + TerminalText.escaped(label) + " " + Self.format(mb) + " MB"
         if total > 0 {
             let fraction = min(1, Double(done) / Double(total))
             let filled = Int(fraction * 24)

@@ -20,9 +20,13 @@ struct QueryCommand: ParsableCommand {
         Any input format is loaded into a database in memory; an SQLite database is opened \
         read-only. Only a statement that reads is run: the input is never changed.
 
-        --format jsonl and csv print values as cat does (a row per line; csv with a header row); \
-        table prints aligned columns for people. SQLite values: integers and reals as numbers, \
-        text as text, blobs as base64, NULL as null (empty in csv, NULL in table).
+        --format jsonl and csv print values as cat does (a row per line; csv with a header row, \
+        cells as they are; --csv-formula-safe guards them for spreadsheets); table prints columns \
+        for people, aligned by display width (wide characters take two columns), with control \
+        characters escaped (\\x1B, \\u{202E}; see Spec/robustness.md). The widths are measured over \
+        the first 1000 rows (or 4 MB of text), then rows are printed as they come: a later, wider \
+        cell is printed whole and pushes the rest of its line right. SQLite values: integers and \
+        reals as numbers, text as text, blobs as base64, NULL as null (empty in csv, NULL in table).
 
         Exit status: 2 for SQL that does not compile, 1 for a statement that would write.
 
@@ -42,10 +46,14 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "jsonl (the default), csv, or table (aligned columns).")
     var format: QueryFormat = .jsonl
 
+    @Flag(help: CSVFormulaSafety.help)
+    var csvFormulaSafe = false
+
     @OptionGroup var inputOptions: InputOptions
 
     func validate() throws {
         try inputOptions.check([path])
+        try CSVFormulaSafety.check(csvFormulaSafe, format: format == .csv)
     }
 
     func run() throws {
@@ -73,7 +81,7 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw UsageError(error.description)
         }
-        var printer = QueryPrinter(columns: query.columns, format: format)
+        var printer = QueryPrinter(columns: query.columns, format: format, formulaSafe: csvFormulaSafe)
         do {
             while let row = try query.next() { try printer.write(row) }
         } catch let error as BriefcaseError {
@@ -92,71 +100,5 @@ extension QueryCommand {
         // silently, or fail after some were printed (Spec/sqlite-mapping.md §7).
         try database.checkIntegrity()
         return database
-    }
-}
-
-/// Prints a query's rows: JSON Lines and CSV through `cat`'s printer, a table for people.
-struct QueryPrinter {
-    let columns: [String]
-    let format: QueryFormat
-    var rows: RowPrinter<StandardOutputSink>
-    /// The table's cells, kept to measure the columns.
-    var cells: [[(text: String, number: Bool)]] = []
-
-    init(columns: [String], format: QueryFormat) {
-        self.columns = columns
-        self.format = format
-        let fields = columns.map { FieldDescriptor(name: ByteString(utf8: $0), type: .wideString) }
-        rows = RowPrinter(sink: StandardOutputSink(), columns: fields, codePage: .utf8, format: format == .csv ? .csv : .jsonl)
-        if format == .csv { rows.writeHeader() }
-    }
-
-    /// The value as `cat` would hold it: an integer, a float, text, a blob, NULL.
-    static func value(_ sql: SQLValue) -> Value? {
-        switch sql {
-        case .null: return nil
-        case .integer(let number): return .integer(number)
-        case .real(let number): return .float(number)
-        case .text(let text): return .ansiString(ByteString(utf8: text))
-        case .blob(let bytes): return .blob(ByteString(bytes))
-        }
-    }
-
-    mutating func write(_ row: [SQLValue]) throws {
-        let values = row.map(Self.value)
-        guard format == .table else { return rows.write(values) }
-        cells.append(values.map { value in
-            guard let value else { return ("NULL", false) }
-            switch value {
-            case .integer, .float: return (rows.plainText(value), true)
-            default: return (rows.plainText(value), false)
-            }
-        })
-    }
-
-    mutating func finish() throws {
-        if format == .table {
-            var widths = columns.map(\.count)
-            for row in cells {
-                for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.text.count) }
-            }
-            func line(_ texts: [(text: String, number: Bool)]) -> String {
-                var parts: [String] = []
-                for (column, cell) in texts.enumerated() {
-                    let padding = String(repeating: " ", count: widths[column] - cell.text.count)
-                    parts.append(cell.number ? padding + cell.text : cell.text + padding)
-                }
-                var text = parts.joined(separator: "  ")
-                while text.last == " " { text.removeLast() }
-                return text + "\n"
-            }
-            var output = line(columns.map { ($0, false) })
-            output += line(widths.map { (String(repeating: "-", count: $0), false) })
-            rows.writer.writeRaw(output)
-            for row in cells { rows.writer.writeRaw(line(row)) }
-            let count = cells.count
-            rows.writer.writeRaw("(\(count) row\(count == 1 ? "" : "s"))\n")
-        }
-        try rows.finish()
     }
 }

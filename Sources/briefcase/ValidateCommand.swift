@@ -89,7 +89,8 @@ struct ValidateCommand: ParsableCommand {
             try writer.flush()
         } else {
             for (i, report) in reports.enumerated() {
-                try StandardOutput.write((unchecked.contains(i) ? "\(report.path): not checked: \(report.errors.first?.message ?? "cannot be read")" : Self.summary(report)) + "\n")
+                let line = unchecked.contains(i) ? "\(report.path): not checked: \(report.errors.first?.message ?? "cannot be read")" : Self.summary(report)
+                try StandardOutput.write(TerminalText.escaped(line) + "\n")
             }
         }
         if status != 0 { throw ExitCode(status) }
@@ -183,16 +184,18 @@ struct ValidateCommand: ParsableCommand {
 
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return stat(systemPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     // MARK: output
 
-    /// `PATH: element 'X': offset N: error: message`, one line per finding, on standard error.
+    /// `PATH: element 'X': offset N: error: message`, one line per finding, on standard error,
+    /// escaped for the terminal (`TerminalText`): the path, the element and the message may hold
+    /// names and values of the file.
     static func printFindings(_ report: ValidationReport) {
         var text = ""
         for (severity, findings) in [("error", report.errors), ("warning", report.warnings)] {
-            for finding in findings { text += line(report.path, finding, severity) + "\n" }
+            for finding in findings { text += TerminalText.escaped(line(report.path, finding, severity)) + "\n" }
         }
         Console.write(text)
     }
@@ -217,7 +220,7 @@ struct ValidateCommand: ParsableCommand {
         w.writeRaw("[")
         for (i, report) in reports.enumerated() {
             w.writeRaw(i == 0 ? "\n  {\"path\": " : ",\n  {\"path\": ")
-            w.writeString(report.path)
+            w.writeString(SystemPath.repaired(report.path)) // JSON cannot carry a byte that is not UTF-8
             w.writeRaw(", \"format\": "); w.writeString(report.format)
             w.writeRaw(", \"valid\": "); w.writeBool(report.valid)
             w.writeRaw(", \"encoding\": ")
@@ -230,7 +233,7 @@ struct ValidateCommand: ParsableCommand {
                     w.writeRaw(", \"check\": "); w.writeString(finding.check.rawValue)
                     if let offset = finding.offset { w.writeRaw(", \"offset\": "); w.writeInt(Int64(offset)) }
                     if let element = finding.element { w.writeRaw(", \"element\": "); w.writeString(element) }
-                    if let file = finding.file { w.writeRaw(", \"file\": "); w.writeString(file) }
+                    if let file = finding.file { w.writeRaw(", \"file\": "); w.writeString(SystemPath.repaired(file)) }
                     w.writeRaw("}")
                 }
                 w.writeRaw(findings.isEmpty ? "]" : "\n  ]")

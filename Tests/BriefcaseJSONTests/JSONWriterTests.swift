@@ -59,7 +59,7 @@ struct JSONWriterTests {
         #expect(try written { $0.writeString("\n\r\t\u{8}\u{C}") } == #""\n\r\t\b\f""#)
         #expect(try written { $0.writeString("") } == #""""#)
         #expect(try written { $0.writeString("/") } == #""/""#)  // solidus is not escaped
-        #expect(try written { $0.writeString("\u{7F}") } == "\"\u{7F}\"")  // DEL is raw
+        #expect(try written { $0.writeString("\u{7F}") } == #""\u007f""#)  // DEL is escaped (Spec/robustness.md §9.2)
         #expect(try written { $0.writeString("é€😀") } == "\"é€😀\"")  // raw UTF-8
     }
 
@@ -74,6 +74,19 @@ struct JSONWriterTests {
             let expected = named[byte] ?? "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
             let text = String(decoding: [byte], as: UTF8.self)
             #expect(try written { $0.writeString(text) } == "\"" + expected + "\"")
+        }
+    }
+
+    /// C1 controls and the bidirectional controls are escaped too, so that JSON Lines shown on a
+    /// terminal cannot drive it; their neighbours in UTF-8 stay raw. At every offset, so that the
+    /// eight-byte scan and the byte loop both meet them.
+    @Test func c1AndBidirectionalControlsUseUnicodeEscapes() throws {
+        #expect(try written { $0.writeString("\u{80}\u{85}\u{9B}\u{9F}") } == #""\u0080\u0085\u009b\u009f""#)
+        #expect(try written { $0.writeString("a\u{202A}b\u{202E}c\u{2066}d\u{2069}") } == #""a\u202ab\u202ec\u2066d\u2069""#)
+        #expect(try written { $0.writeString("\u{A0}\u{FF}\u{2029}\u{202F}\u{2065}\u{206A}€") } == "\"\u{A0}\u{FF}\u{2029}\u{202F}\u{2065}\u{206A}€\"")
+        for offset in 0 ..< 17 {
+            let pad = String(repeating: "x", count: offset)
+            #expect(try written { $0.writeString(pad + "\u{202E}" + pad + "\u{9B}" + pad) } == "\"" + pad + #"\u202e"# + pad + #"\u009b"# + pad + "\"")
         }
     }
 

@@ -70,7 +70,7 @@ extension JSONValueEmitter {
             let raw = UnsafeRawPointer(base), out = UnsafeMutableRawPointer(d + o + 1)
             while text.count &- i >= 8 {
                 let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                guard word & 0x8080_8080_8080_8080 == 0, !JSONEmit.needsEscape(word) else { break }
+                guard word & 0x8080_8080_8080_8080 == 0, !JSONEmit.asciiNeedsEscape(word) else { break }
                 out.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
                 i &+= 8
             }
@@ -111,7 +111,7 @@ extension JSONValueEmitter {
                     let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 2 &* i, as: UInt64.self))
                     guard w & 0xFF80_FF80_FF80_FF80 == 0 else { break }
                     let packed = w & 0xFF | w >> 8 & 0xFF00 | w >> 16 & 0xFF_0000 | w >> 24 & 0xFF00_0000
-                    guard !JSONEmit.needsEscape(packed | 0x4141_4141_0000_0000) else { break }
+                    guard !JSONEmit.asciiNeedsEscape(packed | 0x4141_4141_0000_0000) else { break }
                     UnsafeMutableRawPointer(d + o).storeBytes(of: UInt32(truncatingIfNeeded: packed).littleEndian, as: UInt32.self)
                     o &+= 4
                     i &+= 4
@@ -121,11 +121,14 @@ extension JSONValueEmitter {
                 i &+= 1
                 if u < 0x80 {
                     let byte = UInt8(truncatingIfNeeded: u)
-                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
                         d[o] = byte; o &+= 1
                     } else {
                         o &+= JSONEmit.writeEscape(byte, to: d + o)
                     }
+                } else if u < 0xA0 || u &- 0x202A < 5 || u &- 0x2066 < 4 {
+                    // C1 (U+0080…009F), bidirectional (U+202A…202E, U+2066…2069): as JSONEmit escapes them.
+                    o &+= JSONEmit.writeUnicodeEscape(UInt16(truncatingIfNeeded: u), to: d + o)
                 } else if u < 0x800 {
                     d[o] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
                     d[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)

@@ -6,6 +6,10 @@ import BriefcaseKit
 /// and Decimal as decimal strings, blobs as base64, NULL as `null` / an empty CSV field).
 ///
 /// Unlike the lossless document this is a view: undecodable text is shown with U+FFFD.
+///
+/// CSV is data: cells are written as they are, as sqlite3 and csvkit write them, whatever a
+/// spreadsheet would make of them. `formulaSafe` guards the cells a spreadsheet would run as a
+/// formula, for files meant to be opened in one (Spec/robustness.md §9.2).
 public struct RowPrinter<Sink: ByteSink> {
     /// The output form: JSON Lines or CSV.
     public enum Format: String, Sendable, CaseIterable {
@@ -25,6 +29,11 @@ public struct RowPrinter<Sink: ByteSink> {
     /// string, `: ` — made once, not escaped again for every value.
     @usableFromInline let jsonKeys: [[UInt8]]
     @usableFromInline let codePage: CodePage
+    /// CSV only: a cell that a spreadsheet would take as a formula — one beginning with `=`,
+    /// `+`, `-`, `@`, a tab or a carriage return — is written with `'` before it (OWASP's advice
+    /// against CSV injection), and so is such a column name. A number's cell (integer, float,
+    /// currency, decimal) is written as it is: `-5` stays the number. Off by default.
+    public var formulaSafe = false
 
     /// A printer of rows with `columns` into `sink`, 8-bit text decoded with `codePage`.
     public init(sink: Sink, columns: [FieldDescriptor], codePage: CodePage, format: Format) {
@@ -46,7 +55,7 @@ public struct RowPrinter<Sink: ByteSink> {
         guard format == .csv else { return }
         for (i, name) in columnNames.enumerated() {
             if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
-            writeCSVField(name)
+            writeCSVField(name, guarded: formulaSafe)
         }
         writer.writeRaw("\r\n")
     }
@@ -66,7 +75,7 @@ public struct RowPrinter<Sink: ByteSink> {
         case .csv:
             for (i, value) in row.enumerated() where i < columns.count {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                if let value { writeCSVField(plainText(value)) }
+                if let value { writeCSVField(plainText(value), guarded: formulaSafe && !Self.isNumber(value)) }
             }
             writer.writeRaw("\r\n")
         }
@@ -140,8 +149,24 @@ public struct RowPrinter<Sink: ByteSink> {
         return String(decoding: sink.bytes, as: UTF8.self)
     }
 
+    /// True for a value written as a number (a finite one: `-Infinity` is text to a spreadsheet).
     @usableFromInline
-    mutating func writeCSVField(_ text: String) {
+    static func isNumber(_ value: Value) -> Bool {
+        switch value {
+        case .integer, .largeUInt, .currency, .decimal: return true
+        case .float(let f): return f.isFinite
+        case .singleFloat(let f): return f.isFinite
+        default: return false
+        }
+    }
+
+    /// `text` as one CSV field (RFC 4180: quoted when it holds a comma, a quote or a line break);
+    /// `guarded`: with `'` first when it begins as a formula does (`formulaSafe`).
+    @usableFromInline
+    mutating func writeCSVField(_ text: String, guarded: Bool = false) {
+        if guarded, let first = text.utf8.first, Self.formulaStarts.contains(first) {
+            return writeCSVField("'" + text)
+        }
         let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
         if needsQuotes {
             writer.writeRaw("\"" + text.replacingAll("\"", with: "\"\"") + "\"")
@@ -149,6 +174,12 @@ public struct RowPrinter<Sink: ByteSink> {
             writer.writeRaw(text)
         }
     }
+}
+
+extension RowPrinter {
+    /// The first bytes of a cell that spreadsheets run as a formula: `=`, `+`, `-`, `@`, tab, CR.
+    @usableFromInline
+    static var formulaStarts: [UInt8] { [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D] }
 }
 
 extension RowPrinter where Sink == ArraySink {

@@ -8,9 +8,15 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
     /// The table or delta, as text.
     public var element: String?
 
-    /// `element 'NAME': offset N: message`, as errors are written.
+    /// `element 'NAME': offset N: message`, as errors are written (escaped for a terminal, as
+    /// `BriefcaseError.description` is).
     public var description: String {
         BriefcaseError(.invalidData, message, offset: offset, element: element).description
+    }
+
+    /// The same line, not escaped (`BriefcaseError.unescapedDescription`).
+    package var unescapedDescription: String {
+        BriefcaseError.describe(message, file: nil, element: element, offset: offset)
     }
 }
 

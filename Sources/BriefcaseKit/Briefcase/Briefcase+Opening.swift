@@ -3,11 +3,10 @@ import Foundation
 extension Briefcase {
     /// Opens whatever is at `path`: a folder briefcase for a directory, else a single file.
     public static func open(_ path: String, codePage: CodePage? = nil) throws(BriefcaseError) -> Briefcase {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let isDirectory = FileIO.isDirectory(path) else {
             throw BriefcaseError(.io, "no such file or folder", file: path)
         }
-        return isDirectory.boolValue ? try openFolder(path, codePage: codePage) : try openFile(path, codePage: codePage)
+        return isDirectory ? try openFolder(path, codePage: codePage) : try openFile(path, codePage: codePage)
     }
 
     /// Opens a single-file briefcase, reading its header, properties and element index only.
@@ -26,12 +25,7 @@ extension Briefcase {
     /// Opens a folder briefcase: `Properties.plist` and the index of every `*.daBriefcase` file in
     /// it (in file-name order). Other files are ignored (and left alone by `write()`).
     public static func openFolder(_ path: String, codePage: CodePage? = nil) throws(BriefcaseError) -> Briefcase {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
-            throw BriefcaseError(.io, "cannot list the folder", file: path)
-        }
+        guard let names = FileIO.directoryEntries(path) else { throw BriefcaseError(.io, "cannot list the folder", file: path) }
         let briefcase = Briefcase(path: path, kind: .folder, properties: [], codePage: codePage)
         for name in names.sorted() where name.lowercased().hasSuffix("." + fileExtension.lowercased()) && !name.hasPrefix(".") {
             let filePath = path + "/" + name

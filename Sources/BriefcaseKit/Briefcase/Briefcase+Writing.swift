@@ -21,7 +21,7 @@ extension Briefcase {
         // Tables stay where they are on disk until written; only the destination changes.
         if kind == .folder, self.kind != .folder || path != self.path {
             // The folder becomes this briefcase: table files already there are replaced.
-            let existing = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            let existing = FileIO.directoryEntries(path) ?? []
             tableFilesOnDisk = Set(existing.filter { $0.lowercased().hasSuffix("." + Self.fileExtension.lowercased()) && !$0.hasPrefix(".") })
         }
         self.path = path
@@ -71,7 +71,7 @@ extension Briefcase {
             let stalePath = path + "/" + stale
             if let twin = folder.fileNames.first(where: { $0.lowercased() == stale.lowercased() }),
                Self.sameFile(stalePath, path + "/" + twin) { continue }
-            guard unlink(stalePath) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
+            guard unlink(systemPath(stalePath)) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", stalePath) }
         }
         tableFilesOnDisk = written
         try folder.writeProperties(plist)
@@ -79,7 +79,7 @@ extension Briefcase {
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var x = stat(), y = stat()
-        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        guard stat(systemPath(a), &x) == 0, stat(systemPath(b), &y) == 0 else { return false }
         return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 

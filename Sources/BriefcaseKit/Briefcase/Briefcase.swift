@@ -187,13 +187,13 @@ public final class Briefcase {
     public func delete() throws(BriefcaseError) {
         switch kind {
         case .file:
-            guard unlink(path) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", path) }
+            guard unlink(systemPath(path)) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", path) }
         case .folder:
             for name in tableFilesOnDisk.union([Self.propertiesFileName]) {
                 let file = path + "/" + name
-                guard unlink(file) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", file) }
+                guard unlink(systemPath(file)) == 0 || errno == ENOENT else { throw FileIO.ioError("cannot delete", file) }
             }
-            _ = rmdir(path)
+            _ = rmdir(systemPath(path))
         }
         // Sources stay: their files are still open, so unloaded tables can still be read and
         // written again somewhere (the data lives until the last handle closes).

@@ -8,8 +8,12 @@ public struct SkippedElement: Sendable, CustomStringConvertible {
     public var name: String
     /// Why its bytes did not decode.
     public var error: BriefcaseError
-    /// `skipped damaged table 'Orders': offset 1234: what is wrong` (the file is the caller's to name).
-    public var description: String {
+    /// `skipped damaged table 'Orders': offset 1234: what is wrong` (the file is the caller's to
+    /// name), escaped for a terminal as `BriefcaseError.description` is.
+    public var description: String { TerminalText.escaped(unescapedDescription) }
+
+    /// The same line, not escaped (`BriefcaseError.unescapedDescription`).
+    package var unescapedDescription: String {
         "skipped damaged \(kind.label) '\(name)': " + BriefcaseError.describe(error.message, file: nil, element: nil, offset: error.offset)
     }
 }

@@ -1,6 +1,8 @@
 /// A problem with input data or a request, with where it happened.
 ///
-/// `description` is one line: `file: element 'Orders': offset 1234: what is wrong`.
+/// `description` is one line: `file: element 'Orders': offset 1234: what is wrong`, safe to print
+/// on a terminal (`TerminalText`): a name or value from a file that holds control characters
+/// cannot recolour, clear or reorder the screen, nor break the line.
 public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure an error is (the CLI's exit status follows from it).
     public enum Kind: Sendable, Equatable {
@@ -36,13 +38,23 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
         self.file = file
     }
 
-    /// `file: element 'NAME': offset N: message`, with the parts that are known.
+    /// `file: element 'NAME': offset N: message`, with the parts that are known, escaped for a
+    /// terminal (`TerminalText.escaped(_:keepingLineBreaks:)`: control characters, DEL, C1 and
+    /// bidirectional controls as `\x1B`, `\u{202E}`…; unchanged when there are none).
     public var description: String {
+        TerminalText.escaped(unescapedDescription)
+    }
+
+    /// The same line as `description`, not escaped: for a caller that puts it into a longer line
+    /// and escapes that line once.
+    package var unescapedDescription: String {
         Self.describe(message, file: file, element: element, offset: offset)
     }
 
     /// `file: element 'Orders': offset 1234: message`, leaving out what is nil: the one-line form
-    /// of every problem report (errors, warnings, validation findings).
+    /// of every problem report (errors, warnings, validation findings). Not escaped: the text as
+    /// it is, for a caller that escapes the line it makes (`TerminalText`) or writes it where
+    /// escaping has its own rules (JSON).
     public static func describe(_ message: String, file: String?, element: String?, offset: Int?) -> String {
         var parts: [String] = []
         if let file { parts.append(file) }

@@ -14,13 +14,13 @@ extension FileIO {
     /// device and inode).
     public static func openRegularFile(_ path: String) throws(BriefcaseError) -> (descriptor: Int32, status: stat) {
         var info = stat()
-        if stat(path, &info) == 0 {
+        if stat(systemPath(path), &info) == 0 {
             try requireRegular(info.st_mode, path)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = open(systemPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             guard errno == ENOENT else { throw ioError("cannot open", path) }
-            throw BriefcaseError(.io, lstat(path, &info) == 0 ? "no such file (a symbolic link to nothing)" : "no such file", file: path)
+            throw BriefcaseError(.io, lstat(systemPath(path), &info) == 0 ? "no such file (a symbolic link to nothing)" : "no such file", file: path)
         }
         guard fstat(fd, &info) == 0 else {
             let error = ioError("cannot read", path)

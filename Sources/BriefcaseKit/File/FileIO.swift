@@ -76,9 +76,9 @@ public enum FileIO {
     /// at once: it has no name from the start, so nothing is left behind even after SIGKILL.
     /// Returns its descriptor.
     static func makeUnlinkedTemporaryFile(prefix: String, in given: String? = nil) throws(BriefcaseError) -> Int32 {
-        var directory = given ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var directory = given ?? getenv("TMPDIR").map { SystemPath.string(cString: $0) } ?? "/tmp"
         if directory.isEmpty { directory = "/tmp" }
-        var template = Array("\(directory)/\(prefix)-XXXXXX".utf8CString)
+        var template = systemPath("\(directory)/\(prefix)-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ioError("cannot create a temporary file", directory) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -258,7 +258,7 @@ public struct AtomicOutput {
         finished = true
         let (registration, replacing, path) = (registration, replacing, path)
         let failure: Int32 = TemporaryPaths.withLock {
-            let moved = replacing ? rename(temporaryPath, path) : briefcase_rename_noreplace(temporaryPath, path)
+            let moved = replacing ? rename(systemPath(temporaryPath), systemPath(path)) : briefcase_rename_noreplace(systemPath(temporaryPath), systemPath(path))
             guard moved == 0 else { return errno }
             if let registration { TemporaryPaths.unregister(registration) }
             return 0
@@ -269,7 +269,7 @@ public struct AtomicOutput {
             errno = failure
             let error = failure == EEXIST && !replacing
                 ? BriefcaseError.outputExists(path) : FileIO.ioError("cannot move the finished output into place", path)
-            unlink(temporaryPath)
+            unlink(systemPath(temporaryPath))
             if let registration { TemporaryPaths.unregister(registration) }
             throw error
         }
@@ -280,7 +280,7 @@ public struct AtomicOutput {
         guard !finished, let temporaryPath else { return }
         _ = endWriteBehind()
         close(fd)
-        unlink(temporaryPath)
+        unlink(systemPath(temporaryPath))
         if let registration { TemporaryPaths.unregister(registration) }
         finished = true
     }
@@ -300,6 +300,6 @@ extension FileIO {
     /// True when something exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return lstat(systemPath(path), &info) == 0
     }
 }

@@ -25,12 +25,12 @@ extension TemporaryPaths {
 
     /// The `mkstemp`/`mkdtemp` template of a temporary for `base` in `directory`, as a C string.
     package static func template(in directory: String, for base: String) -> [CChar] {
-        Array("\(directory)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
+        systemPath("\(directory)/.\(base).tmp-\(getpid())-XXXXXX")
     }
 
     /// A C string filled by `mkstemp`/`mkdtemp`, as a String.
     package static func string(_ cString: [CChar]) -> String {
-        String(decoding: cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        cString.withUnsafeBytes { SystemPath.string($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Takes the exclusive `flock` that marks a temporary as being written, held until `fd` is
@@ -67,19 +67,19 @@ extension TemporaryPaths {
     /// gone: its PID names no live process and its flock can be taken (held while removing). A
     /// folder is removed with what is in it. Errors are ignored: a leftover stays a hidden name.
     package static func removeStale(in directory: String, of base: String?) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard let names = FileIO.directoryEntries(directory) else { return }
         for name in names {
             guard let pid = writer(ofTemporaryNamed: name, base: base) else { continue }
             if kill(pid, 0) == 0 || errno != ESRCH { continue }  // alive (or not ours to ask: EPERM)
             let path = directory + "/" + name
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            let fd = open(systemPath(path), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
             var info = stat()
             guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: FolderReplacement.removeTree(path)
-            case S_IFREG: unlink(path)
+            case S_IFREG: unlink(systemPath(path))
             default: continue
             }
         }

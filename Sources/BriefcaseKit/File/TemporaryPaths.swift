@@ -50,12 +50,12 @@ public enum TemporaryPaths {
         var folders: [String] = []
         for (path, _) in paths.values {
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { unlink(path) }
+            guard lstat(systemPath(path), &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { unlink(systemPath(path)) }
         }
         for folder in folders {
             // A file being written inside the folder may appear while it is emptied: try again.
-            for _ in 0..<3 where FileIO.exists(folder) { try? FileManager.default.removeItem(atPath: folder) }
+            for _ in 0..<3 where FileIO.exists(folder) { FileIO.removeTree(folder) }
         }
     }
 }

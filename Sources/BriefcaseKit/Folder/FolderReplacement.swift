@@ -31,8 +31,8 @@ public enum FolderReplacement {
 
         /// The system's renames: an atomic exchange where the system has one (Linux, Darwin), and
         /// a rename that never replaces (`briefcase_rename_noreplace`).
-        public static let system = Renames(exchange: { briefcase_exchange_paths($0, $1) == 0 },
-                                           move: { briefcase_rename_noreplace($0, $1) == 0 })
+        public static let system = Renames(exchange: { briefcase_exchange_paths(systemPath($0), systemPath($1)) == 0 },
+                                           move: { briefcase_rename_noreplace(systemPath($0), systemPath($1)) == 0 })
     }
 
     /// Moves the folder at `finished` to `destination`. Without `replacing`, only where nothing
@@ -78,7 +78,7 @@ public enum FolderReplacement {
     /// folder, or holds what a folder briefcase does not — or nil when it may.
     static func refusal(of path: String, at destination: String) -> BriefcaseError? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }  // (nothing to remove)
+        guard lstat(systemPath(path), &info) == 0 else { return nil }  // (nothing to remove)
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             return BriefcaseError(.io, "was replaced by something that is not a folder while the conversion ran; it is not replaced", file: destination)
         }
@@ -103,13 +103,10 @@ public enum FolderReplacement {
     /// `.DS_Store`. Nil when the directory holds only those, so that replacing it loses nothing
     /// but a briefcase.
     public static func foreignEntry(in path: String) throws(BriefcaseError) -> String? {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw FileIO.ioError("cannot list the folder", path)
-        }
+        guard let names = FileIO.directoryEntries(path) else { throw FileIO.ioError("cannot list the folder", path) }
         for name in names.sorted() {
             var info = stat()
-            guard lstat(path + "/" + name, &info) == 0 else { return name }
+            guard lstat(systemPath(path + "/" + name), &info) == 0 else { return name }
             let type = info.st_mode & S_IFMT
             let isFile = type == S_IFREG || type == S_IFLNK
             let lower = name.lowercased()
@@ -124,6 +121,6 @@ public enum FolderReplacement {
     /// Removes a directory and everything in it, as well as it can (a failure leaves a hidden
     /// folder behind, never the destination in doubt).
     public static func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        FileIO.removeTree(path)
     }
 }

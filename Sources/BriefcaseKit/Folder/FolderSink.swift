@@ -80,10 +80,10 @@ public struct FolderSink: BriefcaseSink {
     public mutating func abandon() {
         pending = nil
         if let folder {
-            for table in written { unlink(folder.filePath(table)) }
+            for table in written { unlink(systemPath(folder.filePath(table))) }
             if !folder.replacing {
-                unlink(folder.path + "/" + Briefcase.propertiesFileName)
-                rmdir(folder.path)
+                unlink(systemPath(folder.path + "/" + Briefcase.propertiesFileName))
+                rmdir(systemPath(folder.path))
             }
         }
         written = []

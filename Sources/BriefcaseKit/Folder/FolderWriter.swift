@@ -24,12 +24,12 @@ struct FolderWriter {
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         let parent = TemporaryPaths.place(of: folder).directory
-        if !FileIO.exists(parent) { try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+        if !FileIO.exists(parent) { _ = FileIO.makeDirectories(parent) }
         var info = stat()
-        let made = mkdir(folder, 0o777) == 0, failure = errno
+        let made = mkdir(systemPath(folder), 0o777) == 0, failure = errno
         if made {
             self.replacing = false
-        } else if failure == EEXIST, replacing, stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        } else if failure == EEXIST, replacing, stat(systemPath(folder), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             self.replacing = true
             TemporaryPaths.removeStale(in: folder, of: nil)
         } else if failure == EEXIST {

@@ -71,9 +71,10 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         self.file = file
     }
 
-    /// `element 'Orders': offset 1234: message` (the file, when set, comes first).
+    /// `element 'Orders': offset 1234: message` (the file, when set, comes first), escaped for a
+    /// terminal as `BriefcaseError.description` is.
     public var description: String {
-        BriefcaseError.describe(message, file: file, element: element, offset: offset)
+        TerminalText.escaped(BriefcaseError.describe(message, file: file, element: element, offset: offset))
     }
 }
 

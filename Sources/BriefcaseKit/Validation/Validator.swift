@@ -83,12 +83,7 @@ public enum Validator {
     /// `Properties.plist`, and duplicate table names across files. Throws only when the folder or
     /// one of its files cannot be read (`.io`).
     public static func validateFolder(at path: String, options: ValidationOptions = ValidationOptions()) throws(BriefcaseError) -> ValidationReport {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
-            throw BriefcaseError(.io, "cannot list the folder", file: path)
-        }
+        guard let names = FileIO.directoryEntries(path) else { throw BriefcaseError(.io, "cannot list the folder", file: path) }
         var run = ValidationRun(options: options)
         let tableFiles = names.sorted().filter {
             $0.lowercased().hasSuffix("." + Briefcase.fileExtension.lowercased()) && !$0.hasPrefix(".")
