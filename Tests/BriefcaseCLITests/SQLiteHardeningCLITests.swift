@@ -178,4 +178,17 @@ extension CLITests {
         let text = try String(contentsOfFile: back, encoding: .utf8)
         #expect(text.contains(#"["U","tasks","r1",{"title":["P","z"]"#), "\(text.prefix(400))")
     }
+
+    /// A table whose name SQL cannot take as it is gets a derived one, told on standard error:
+    /// unsafe-names.daBriefcase holds `Orders` and, at position 6, `orders` (Sources/FixtureMaker).
+    @Test func derivedNamesAreToldOnStandardError() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("names.sqlite").path
+        let result = try Self.run(["convert", Self.fixtures.appendingPathComponent("unsafe-names.daBriefcase").path, db])
+        #expect(result.status == 0)
+        #expect(result.stderr == "briefcase: note: \(db): table 'orders' is SQL table '6:orders'\n")
+        let rows = try Self.run(["query", db, "SELECT count(*) AS n FROM \"6:orders\""])
+        #expect(rows.status == 0 && rows.text.hasPrefix("{\"n\": "), "\(rows.stderr)")
+    }
 }
