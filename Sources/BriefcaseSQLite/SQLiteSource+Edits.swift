@@ -18,15 +18,20 @@ extension SQLiteSource {
         // The current rows as the tracker will start from them (the same replay); the tracker
         // itself (its copies of the rows) only once an edit is found.
         let expected = delta.map { table.replaying($0).rows } ?? table.rows.array
-        // Row id → current row: the key (row_ids = key), else the position + 1.
-        var indexOfRowID: [Int64: Int] = [:]
-        indexOfRowID.reserveCapacity(expected.count)
-        for (index, row) in expected.enumerated() {
-            let rowID = entry.rowIDsAreKeys ? image.sql(row[layout.keyColumns[0]]).integer : Int64(index) + 1
-            guard let rowID, indexOfRowID.updateValue(index, forKey: rowID) == nil else {
-                throw invalid("\(SQLiteMapping.elementsTable).row_ids of table '\(name)' is 'key', but its key is not an integer unique to each row (row \(index))",
-                              element: entry.name)
+        // Row id → current row: the key (row_ids = key), else the position + 1 (no table needed).
+        var indexOfKey: [Int64: Int] = [:]
+        if entry.rowIDsAreKeys {
+            indexOfKey.reserveCapacity(expected.count)
+            for (index, row) in expected.enumerated() {
+                guard let key = image.sql(row[layout.keyColumns[0]]).integer, indexOfKey.updateValue(index, forKey: key) == nil else {
+                    throw invalid("\(SQLiteMapping.elementsTable).row_ids of table '\(name)' is 'key', but its key is not an integer unique to each row (row \(index))",
+                                  element: entry.name)
+                }
             }
+        }
+        func index(of rowID: Int64) -> Int? {
+            guard !entry.rowIDsAreKeys else { return indexOfKey[rowID] }
+            return rowID >= 1 && rowID <= Int64(expected.count) ? Int(rowID - 1) : nil
         }
         var updates: [(position: Int, row: Row)] = [], inserts: [Row] = []
         var seen = [Bool](repeating: false, count: expected.count)
@@ -38,7 +43,7 @@ extension SQLiteSource {
             let label = "row with rowid \(identity)"  // (a table with row_ids = key: its key, the rowid alias)
             let rowID = identity.integer
             if let rowID {
-                if entry.rowIDsAreKeys, let index = indexOfRowID[rowID], seen[index] {
+                if entry.rowIDsAreKeys, let index = index(of: rowID), seen[index] {
                     throw invalid("\(sqlTable)two rows have the key \(rowID) (the key of a table is unique)", element: entry.name)
                 }
                 contiguous = contiguous && rowID == lastRowID + 1
@@ -46,7 +51,7 @@ extension SQLiteSource {
             } else if !entry.rowIDsAreKeys {
                 throw invalid("\(sqlTable)a row without an integer rowid", element: entry.name)
             }
-            let index = rowID.flatMap { indexOfRowID[$0] }
+            let index = rowID.flatMap(index(of:))
             var row = Row(repeating: nil, count: table.fields.count)
             for (column, field) in table.fields.enumerated() {
                 let stored = rows.value(at: column + 1)

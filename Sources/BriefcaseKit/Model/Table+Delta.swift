@@ -179,8 +179,9 @@ private struct RowLookup {
     /// Built for every row, before the first change: a slot without a set of its own for a
     /// key only one row has (the usual case; a set per row was most of the replay's cost).
     private var byKey: [[Value?]: KeySlots] = [:]
-    /// Built for a column the first time a change asks about it.
-    private var byColumn: [Int: [Value?: Set<Int>]] = [:]
+    /// Built for a column the first time a change asks about it (a value only one row holds
+    /// without a set of its own, as for keys).
+    private var byColumn: [Int: [Value?: KeySlots]] = [:]
 
     init(rows: [Row?], keyColumns: [Int]?) {
         self.keyColumns = keyColumns?.isEmpty == false ? keyColumns : nil
@@ -204,21 +205,22 @@ private struct RowLookup {
         if let keyColumns, criteria.map(\.column) == keyColumns {
             return byKey[criteria.map(\.value)]?.set ?? []
         }
-        var rarest: Set<Int>?
+        var rarest: KeySlots?
         for (column, value) in criteria {
             if byColumn[column] == nil {
-                var index: [Value?: Set<Int>] = [:]
+                var index: [Value?: KeySlots] = [:]
+                index.reserveCapacity(rows.count)
                 for (slot, row) in rows.enumerated() {
-                    if let row { index[row[column], default: []].insert(slot) }
+                    if let row { index[row[column], default: .none].insert(slot) }
                 }
                 byColumn[column] = index
                 indexedColumns.append(column)
             }
-            let candidates = byColumn[column]![value] ?? []
+            let candidates = byColumn[column]![value] ?? .none
             if rarest == nil || candidates.count < rarest!.count { rarest = candidates }
         }
         guard let rarest else { return [] }
-        return rarest.filter { slot in criteria.allSatisfy { rows[slot]![$0.column] == $0.value } }
+        return rarest.set.filter { slot in criteria.allSatisfy { rows[slot]![$0.column] == $0.value } }
     }
 
     // The per-column tables are updated in place. Iterating `byColumn.keys` while mutating
@@ -229,7 +231,7 @@ private struct RowLookup {
 
     mutating func add(_ row: Row, at slot: Int) {
         if let keyColumns { insertKey(keyColumns.map { row[$0] }, slot) }
-        for column in indexedColumns { byColumn[column]![row[column], default: []].insert(slot) }
+        for column in indexedColumns { byColumn[column]![row[column], default: .none].insert(slot) }
     }
 
     mutating func remove(_ row: Row, at slot: Int) {
@@ -247,16 +249,24 @@ private struct RowLookup {
         }
         for column in indexedColumns where old[column] != new[column] {
             byColumn[column]![old[column]]?.remove(slot)
-            byColumn[column]![new[column], default: []].insert(slot)
+            byColumn[column]![new[column], default: .none].insert(slot)
         }
     }
 }
 
-/// The slots of the live rows with one key (`RowLookup`).
+/// The slots of the live rows with one key, or one value of a column (`RowLookup`).
 private enum KeySlots {
     case none
     case one(Int)
     case many(Set<Int>)
+
+    var count: Int {
+        switch self {
+        case .none: return 0
+        case .one: return 1
+        case .many(let slots): return slots.count
+        }
+    }
 
     var set: Set<Int> {
         switch self {
