@@ -75,13 +75,17 @@ extension SQLiteDatabase {
     /// `PRAGMA quick_check`: every b-tree page, cell and record of the file is sound (not that
     /// indexes match their tables). Refuses a damaged database with SQLite's first finding.
     public func checkIntegrity() throws(BriefcaseError) {
-        let check: SQLiteStatement
-        do throws(BriefcaseError) {
-            check = try prepare("PRAGMA quick_check(1)")
-            guard try check.step(), let result = check.value(at: 0).text else { throw error("quick_check gave no answer") }
-            guard result == "ok" else { throw error(result) }
-        } catch {
-            throw BriefcaseError(.invalidData, "not a readable SQLite database: \(error.message.hasPrefix("SQLite: ") ? String(error.message.dropFirst(8)) : error.message)", file: path)
+        func damaged(_ finding: String) -> BriefcaseError {
+            BriefcaseError(.invalidData, "not a readable SQLite database: \(finding)", file: path)
         }
+        var result: String?
+        do throws(BriefcaseError) {
+            let check = try prepare("PRAGMA quick_check(1)")
+            if try check.step() { result = check.value(at: 0).text }
+        } catch {
+            throw damaged(lastMessage)
+        }
+        guard let result else { throw damaged("quick_check gave no answer") }
+        guard result == "ok" else { throw damaged(result) }
     }
 }

@@ -75,12 +75,12 @@ public struct SQLiteSource {
             throw BriefcaseError(.invalidData, "not an SQLite 3 database (it does not start with 'SQLite format 3')", offset: 0, file: path)
         }
         database = try SQLiteDatabase(path: path, mode: .readOnly)
+        if checkingIntegrity { try database.checkIntegrity() }
         let kind: String?
         do throws(BriefcaseError) {
-            if checkingIntegrity { try database.checkIntegrity() }
             kind = try database.schemaObject(named: SQLiteMapping.headTable)
         } catch {
-            throw BriefcaseError(.invalidData, error.message.hasPrefix("not a readable") ? error.message : "not a readable SQLite database: \(error.message)", file: path)
+            throw BriefcaseError(.invalidData, "not a readable SQLite database: \(error.message)", file: path)
         }
         guard kind != nil else {
             throw BriefcaseError(.invalidData, "not a briefcase written as SQLite: it has no table \(SQLiteMapping.headTable) (Spec/sqlite-mapping.md)", file: path)

@@ -39,12 +39,12 @@ extension Bin2Decoder {
         if flag == 1 {
             schema = try decodeSchema(&reader)
             if storedSchemaEnd + positionBase != reader.readerIndex {
-                warn("schema end position is \(storedSchemaEnd) but the schema ends at \(reader.readerIndex - positionBase)", at: schemaEndOffset, name)
+                warn("schema end position is \(storedSchemaEnd) but the schema ends at \(reader.readerIndex - positionBase)", at: schemaEndOffset, name, reason: .schemaEnd)
             }
         } else if storedSchemaEnd + positionBase == reader.readerIndex {
             schemaEndWhenAbsent = .position
         } else if storedSchemaEnd != 0 {
-            warn("schema end position is \(storedSchemaEnd) without a schema (0 or \(reader.readerIndex - positionBase) expected)", at: schemaEndOffset, name)
+            warn("schema end position is \(storedSchemaEnd) without a schema (0 or \(reader.readerIndex - positionBase) expected)", at: schemaEndOffset, name, reason: .schemaEnd)
         }
 
         let rowCountOffset = reader.readerIndex

@@ -7,6 +7,17 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
     public var offset: Int?
     /// The table or delta, as text.
     public var element: String?
+    /// What is unusual, where `validate` reports it under a check of its own (Spec/validation.md):
+    /// nil for the others (`decoding`).
+    public var reason: Reason?
+
+    /// Unusual things a decoder tells apart (`reason`).
+    public enum Reason: Sendable, Equatable {
+        /// A table's schema-end position is not where its schema ends.
+        case schemaEnd
+        /// Padding bits after the last field of a mask are set.
+        case maskPadding
+    }
 
     /// `element 'NAME': offset N: message`, as errors are written (escaped for a terminal, as
     /// `BriefcaseError.description` is).
@@ -72,7 +83,7 @@ public struct Bin2Decoder {
             guard reader.readableBytes == 0 else {
                 throw BriefcaseError(.invalidData,
                                      "\(entry.kind.label) ends here but \(reader.readableBytes) more bytes lie before the next element",
-                                     offset: reader.readerIndex)
+                                     offset: reader.readerIndex, reason: .bytesAfterElement)
             }
             return product
         } catch {
@@ -80,8 +91,8 @@ public struct Bin2Decoder {
         }
     }
 
-    mutating func warn(_ message: String, at offset: Int, _ element: ByteString) {
-        warnings.append(DecodingWarning(message: message, offset: offset, element: String(decoding: element.bytes, as: UTF8.self)))
+    mutating func warn(_ message: String, at offset: Int, _ element: ByteString, reason: DecodingWarning.Reason? = nil) {
+        warnings.append(DecodingWarning(message: message, offset: offset, element: String(decoding: element.bytes, as: UTF8.self), reason: reason))
     }
 }
 
@@ -92,7 +103,7 @@ extension Bin2Decoder {
         let start = reader.readerIndex
         let mask = try reader.readBytes(size, what())
         if count % 8 != 0, let last = mask.last, last >> (count % 8) != 0 {
-            warn("\(what()) has padding bits set (\(String(last, radix: 16)))", at: start + size - 1, element)
+            warn("\(what()) has padding bits set (\(String(last, radix: 16)))", at: start + size - 1, element, reason: .maskPadding)
         }
         return mask
     }

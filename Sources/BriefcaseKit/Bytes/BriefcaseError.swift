@@ -28,14 +28,29 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
     public var element: String?
     /// The file, when known.
     public var file: String?
+    /// Which rule of the format was broken, where a reader tells problems apart that `validate`
+    /// reports under different checks (Spec/validation.md); nil for the others.
+    public var reason: Reason?
+
+    /// Rules of the format whose breaking readers tell apart (`reason`).
+    public enum Reason: Sendable, Equatable {
+        /// A file or stream does not start with its signature (`DABRC600`, `DABIN200`).
+        case signature
+        /// A `DABRC600` header's data offset does not lie between its properties and the file's end.
+        case dataOffset
+        /// An element's data ends before the next element starts: bytes left over in between.
+        case bytesAfterElement
+    }
 
     /// An error of `kind` with `message`, located where known.
-    public init(_ kind: Kind, _ message: String, offset: Int? = nil, element: String? = nil, file: String? = nil) {
+    public init(_ kind: Kind, _ message: String, offset: Int? = nil, element: String? = nil, file: String? = nil,
+                reason: Reason? = nil) {
         self.kind = kind
         self.message = message
         self.offset = offset
         self.element = element
         self.file = file
+        self.reason = reason
     }
 
     /// `file: element 'NAME': offset N: message`, with the parts that are known, escaped for a

@@ -138,7 +138,7 @@ public struct ByteReader {
         let expected = Array(magic.utf8)
         let found = try readBytes(expected.count, what)
         guard found.elementsEqual(expected) else {
-            throw BriefcaseError(.invalidData, "expected \(what) '\(magic)' but found \(describe(found))", offset: start)
+            throw BriefcaseError(.invalidData, "expected \(what) '\(magic)' but found \(describe(found))", offset: start, reason: .signature)
         }
     }
 

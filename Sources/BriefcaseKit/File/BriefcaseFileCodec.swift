@@ -53,7 +53,7 @@ public enum BriefcaseFileCodec {
         guard dataOffsetRaw >= propertiesEnd, dataOffsetRaw <= fileSize - 12 else {
             throw BriefcaseError(.invalidData,
                                  "data offset \(dataOffsetRaw) does not lie between the end of the properties (\(propertiesEnd)) and the end of the file (\(fileSize))",
-                                 offset: 8)
+                                 offset: 8, reason: .dataOffset)
         }
         guard let padding = reader.getBytes(at: propertiesEnd, count: dataOffsetRaw - propertiesEnd) else {
             throw BriefcaseError(.truncated, "the header ends before the data offset \(dataOffsetRaw)", offset: propertiesEnd)

@@ -38,7 +38,7 @@ extension ValidationRun {
                 decoded.append(position)
             case .failure(let error):
                 guard error.kind != .io else { throw error }
-                let check: ValidationCheck = error.message.contains("more bytes lie before the next element") ? .elementBounds : .decoding
+                let check: ValidationCheck = error.reason == .bytesAfterElement ? .elementBounds : .decoding
                 add(.error, check, error.message, offset: error.offset, element: entry.name, file: file)
                 if check == .decoding { try diagnoseOverrun(entry, index: index, source: source, file: file) }
                 addWarnings(element.warnings, element: entry.name, file: file)
@@ -47,15 +47,13 @@ extension ValidationRun {
         readers.append((elements, decoded))
     }
 
-    private mutating func addWarnings(_ warnings: [DecodingWarning], element: ByteString, file: String?) {
+    mutating func addWarnings(_ warnings: [DecodingWarning], element: ByteString, file: String?) {
         for warning in warnings {
             let check: ValidationCheck
-            if warning.message.hasPrefix("schema end position") {
-                check = .schemaEnd
-            } else if warning.message.contains("padding bits") {
-                check = .maskPadding
-            } else {
-                check = .decoding
+            switch warning.reason {
+            case .schemaEnd?: check = .schemaEnd
+            case .maskPadding?: check = .maskPadding
+            case nil: check = .decoding
             }
             add(.warning, check, warning.message, offset: warning.offset, element: element, file: file)
         }

@@ -235,7 +235,7 @@ struct ValidationRun {
                 header = try source.header().header
             } catch {
                 if error.kind == .io { throw error }
-                let check: ValidationCheck = error.offset == 8 && error.message.hasPrefix("data offset") ? .dataOffset : .header
+                let check: ValidationCheck = error.reason == .dataOffset ? .dataOffset : .header
                 add(.error, check, error.message, offset: error.offset, file: file)
                 return
             }
@@ -254,7 +254,7 @@ struct ValidationRun {
             index = try source.index(streamStart: streamStart)
         } catch {
             if error.kind == .io { throw error }
-            let check: ValidationCheck = error.offset == streamStart && error.message.contains("Bin2 signature") ? .header : .index
+            let check: ValidationCheck = error.offset == streamStart && error.reason == .signature ? .header : .index
             add(.error, check, error.message, offset: error.offset, file: file)
             return
         }
