@@ -6,8 +6,8 @@ import Glibc
 /// The SQLite format's writer (Spec/sqlite-mapping.md): a sink that makes a database of the
 /// briefcase — each table's current rows in an SQL table of its own name, and beside them the
 /// tables that give the file back (`_briefcase…`). It takes the elements in stream order, one at
-/// a time: the first table of a name is paired with the first delta of that name, whichever
-/// comes first (a delta before its table, as .NET writes them, waits for it; a table written
+/// a time: a table and the delta paired with it (`ElementPairing`), whichever comes first (a
+/// delta before its table, as .NET writes them, waits for it; a table written
 /// before its delta has its current rows made again when the delta comes). Everything is
 /// written with prepared statements in one transaction.
 ///
@@ -28,12 +28,11 @@ public struct SQLiteSink: BriefcaseSink {
     /// descriptor of a file drops every POSIX lock the process holds on it, SQLite's included.
     var file: AtomicOutput?
     /// Names (ASCII lower-cased bytes) of the tables and deltas seen.
-    var tablesSeen: Set<[UInt8]> = []
-    var deltasSeen: Set<[UInt8]> = []
-    /// The first delta of a name whose table has not come yet.
-    var early: [[UInt8]: Delta] = [:]
-    /// The first table of a name, written before any delta of that name: its position.
-    var writtenAlone: [[UInt8]: Int] = [:]
+    var pairing = ElementPairing()
+    /// The stream position of each element paired so far (by its place in `pairing`).
+    var positions: [Int] = []
+        /// Deltas that came before the table they are paired with, by position.
+    var early: [Int: Delta] = [:]
     /// Positions given without one (a source that does not number its elements).
     var nextPosition = 0
     /// After `finish`: the tables and fields whose SQL name is not their own (taken, reserved,
@@ -96,25 +95,18 @@ public struct SQLiteSink: BriefcaseSink {
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) {
         guard writer != nil else { throw BriefcaseError(.invalidModel, "internal: an element before the briefcase began") }
         nextPosition = position + 1
-        let key = nameKey(element.name)
+        // Which delta is which table's: `ElementPairing`, as every reader pairs them.
+        let mate = pairing.add(element.kind, named: element.name).map { positions[$0] }
+        positions.append(position)
         switch element {
         case .table(let table):
-            guard tablesSeen.insert(key).inserted else {
-                return try writer!.write(table: table, at: position, delta: nil)
-            }
-            if let delta = early.removeValue(forKey: key) {
-                try writer!.write(table: table, at: position, delta: delta)
-            } else {
-                try writer!.write(table: table, at: position, delta: nil)
-                if !deltasSeen.contains(key) { writtenAlone[key] = position }
-            }
+            try writer!.write(table: table, at: position, delta: mate.flatMap { early.removeValue(forKey: $0) })
         case .delta(let stored):
             let delta = try writer!.write(delta: stored, at: position)  // (its changes decoded once, for the replay too)
-            guard deltasSeen.insert(key).inserted else { return }
-            if let table = writtenAlone.removeValue(forKey: key) {
+            if let table = mate {
                 try writer!.attach(delta, toTableAt: table)
-            } else if !tablesSeen.contains(key) {
-                early[key] = delta
+            } else {
+                early[position] = delta
             }
         }
     }
@@ -154,10 +146,9 @@ public struct SQLiteSink: BriefcaseSink {
         writer = nil  // (closes the connection first: then the file's descriptor may go)
         file?.discard()
         file = nil
-        tablesSeen = []
-        deltasSeen = []
+        pairing = ElementPairing()
+        positions = []
         early = [:]
-        writtenAlone = [:]
         nextPosition = 0
         database = nil
     }

@@ -86,8 +86,8 @@ extension SQLiteSource {
             throw invalid("table '\(name)': its rowids were renumbered (rowid \(shifted.rowID) holds the row that had rowid \(shifted.was)): SQLite's VACUUM renumbers the rows of a table without an INTEGER PRIMARY KEY, and this table's rows are matched to the briefcase's by rowid, so its edits cannot be told; make them again on a new export, without VACUUM",
                           element: entry.name)
         }
-        guard entry.firstOfName else {
-            throw invalid("table '\(name)' was edited, but an earlier table has its name (without ASCII case): pending changes of that name are the earlier table's, so these edits cannot be recorded",
+        guard delta != nil || entry.takesNewDelta else {
+            throw invalid("table '\(name)' was edited, but a new pending delta for it would be another table's: deltas go to the tables of their name in turn (the k-th delta to the k-th table, names without ASCII case), and the deltas of this name before it are fewer than the tables",
                           element: entry.name)
         }
         var tracker = ChangeTracker(table: table, delta: delta)

@@ -76,14 +76,20 @@ extension SQLiteSource {
         return entries
     }
 
-    /// Marks the first table of each name and checks each table's current_table against the name
-    /// the mapping gives it.
+    /// Checks each table's current_table against the name the mapping gives it, and notes which
+    /// tables a new delta could be given to (`Entry.takesNewDelta`).
     private func checkNames(_ entries: inout [Entry]) throws(BriefcaseError) {
         var names = SQLiteNames()
-        var seen: Set<String> = []
-        for index in entries.indices where entries[index].kind == .table {
-            let entry = entries[index]
-            entries[index].firstOfName = seen.insert(entry.name.asciiLowercased).inserted
+        var tablesBefore: [String: Int] = [:], deltasBefore: [String: Int] = [:]
+        for index in entries.indices {
+            let entry = entries[index], key = entry.name.asciiLowercased
+            guard entry.kind == .table else {
+                deltasBefore[key, default: 0] += 1
+                continue
+            }
+            let first = tablesBefore[key, default: 0] == 0
+            entries[index].takesNewDelta = deltasBefore[key, default: 0] == tablesBefore[key, default: 0]
+            tablesBefore[key, default: 0] += 1
             let derived = names.table(named: entry.name, at: entry.position)
             guard let current = entry.currentTable else { continue }
             if version >= 3 {
@@ -93,7 +99,7 @@ extension SQLiteSource {
                 }
             } else {
                 // Versions 1 and 2 gave a table its own name, or none.
-                guard current == entry.name, entries[index].firstOfName, !SQLiteMapping.isReserved(current), !current.utf8.contains(0) else {
+                guard current == entry.name, first, !SQLiteMapping.isReserved(current), !current.utf8.contains(0) else {
                     throw invalid("\(SQLiteMapping.elementsTable).current_table at position \(entry.position) is '\(current)'; expected '\(entry.name)' or NULL",
                                   element: entry.name)
                 }
@@ -101,16 +107,14 @@ extension SQLiteSource {
         }
     }
 
-    /// The first table and the first delta of each name (without ASCII case) go together: the
-    /// delta's changes are for that table (as `cat` pairs them). Table position → delta entry.
+    /// Each table's delta, as every reader pairs them (`ElementPairing`, by the names as
+    /// `_briefcase_elements` gives them): table position → delta entry.
     static func deltasOfTables(_ entries: [Entry]) -> [Int: Entry] {
-        var firstDelta: [String: Entry] = [:]
-        for entry in entries where entry.kind == .delta && firstDelta[entry.name.asciiLowercased] == nil {
-            firstDelta[entry.name.asciiLowercased] = entry
-        }
+        var pairing = ElementPairing()
+        for entry in entries { pairing.add(entry.kind, key: Array(entry.name.asciiLowercased.utf8)) }
         var pairs: [Int: Entry] = [:]
-        for entry in entries where entry.kind == .table && entry.firstOfName {
-            pairs[entry.position] = firstDelta[entry.name.asciiLowercased]
+        for entry in entries where entry.kind == .table {
+            if let delta = pairing.partner[entry.position] { pairs[entry.position] = entries[delta] }
         }
         return pairs
     }

@@ -27,9 +27,10 @@ public struct SQLiteSource {
         var count: Int64?
         /// The CRC-32 of its bytes as written (version 3).
         var checksum: Int64?
-        /// Whether it is the first table of its name (without ASCII case), which its delta's
-        /// changes are for; a later table of that name takes no edits.
-        var firstOfName = true
+        /// Whether a new delta right before it would be paired with it (`ElementPairing`): the
+        /// k-th table of a name with no delta of its own takes edits only when the k − 1 deltas of
+        /// its name all come before it.
+        var takesNewDelta = true
     }
 
     /// What the edits of one table became.

@@ -11,8 +11,6 @@ struct SQLiteTableWriter {
     let binder: RowBinder
     /// The names of the current-rows tables, given in stream order.
     var names = SQLiteNames()
-    /// The first table of each name (ASCII lower-cased): a later one's rows take no edits.
-    var firstTableOfName: Set<String> = []
     /// Tables and fields whose SQL name is not their own (`SQLiteNames`), to report.
     var derivedNames: [SQLiteSink.DerivedName] = []
     private var insertElement: SQLiteStatement?
@@ -85,9 +83,6 @@ struct SQLiteTableWriter {
 
     // MARK: tables
 
-    /// The note of a table whose name an earlier table has (without ASCII case): pending changes
-    /// of that name are the earlier table's.
-    static let laterTableNote = "an earlier table has this name (without ASCII case): the pending changes of the name are that table's, so these rows take no edits"
 
     /// A table element: its exact bytes, fields and schema, and its current rows (the stored
     /// rows with `delta` replayed) in an SQL table of its own name (or a derived one,
@@ -98,7 +93,7 @@ struct SQLiteTableWriter {
         let sqlName = names.table(named: name, at: position)
         let layout = CurrentTableLayout(table: table, codePage: codePage)
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
-        let note = layout.refusal ?? (firstTableOfName.insert(name.asciiLowercased).inserted ? nil : Self.laterTableNote)
+        let note = layout.refusal
         if layout.refusal == nil {
             (stored, rowIDs) = try writeCurrentRows(of: table, named: sqlName, layout: layout, delta: delta, position: position)
             current = .text(sqlName)

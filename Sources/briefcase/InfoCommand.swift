@@ -106,18 +106,25 @@ struct BriefcaseSummary {
         mutating func abandon() { head = nil; items = [] }
     }
 
-    /// One entry per table, its delta attached by name; deltas without a table get an entry too.
+    /// One entry per table, its delta attached (`ElementPairing`); deltas without a table get an
+    /// entry too, after the tables.
     private static func group(_ items: [TableInfo]) -> [TableInfo] {
-        var tables = items.filter { $0.delta == nil }
-        for item in items where item.delta != nil {
-            if let i = tables.firstIndex(where: { namesMatch($0.name, item.name) && $0.delta == nil }) {
-                tables[i].delta = item.delta
-                tables[i].changeCount = item.changeCount
+        let pairing = ElementPairing(kinds: items.map { $0.delta == nil ? .table : .delta }, names: items.map(\.name))
+        var tables: [TableInfo] = [], orphans: [TableInfo] = []
+        var row: [Int: Int] = [:]  // item of a table → its entry
+        for (index, item) in items.enumerated() where item.delta == nil {
+            row[index] = tables.count
+            tables.append(item)
+        }
+        for (index, item) in items.enumerated() where item.delta != nil {
+            if let table = pairing.partner[index].flatMap({ row[$0] }) {
+                tables[table].delta = item.delta
+                tables[table].changeCount = item.changeCount
             } else {
-                tables.append(item)
+                orphans.append(item)
             }
         }
-        return tables
+        return tables + orphans
     }
 
     func text(_ bytes: ByteString) -> String { codePage.decodeForDisplay(bytes) }

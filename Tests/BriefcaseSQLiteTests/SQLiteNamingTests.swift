@@ -59,8 +59,8 @@ struct SQLiteNamingTests {
         // All three of SQLite's names for the row id taken: an id column of the mapping's own first.
         #expect(try SQLiteTesting.sqlite3(db, "SELECT name FROM pragma_table_info('RowIDs')") == "_briefcase_row\nrowid\n_ROWID_\noid\nx\n")
         #expect(try SQLiteTesting.sqlite3(db, "SELECT rowid, y FROM Rowid ORDER BY _rowid_") == "13|14\n15|16\n")
-        #expect(try SQLiteTesting.sqlite3(db, "SELECT note FROM _briefcase_elements WHERE position IN (1, 5) ORDER BY position") == """
-            an earlier table has this name (without ASCII case): the pending changes of the name are that table's, so these rows take no edits
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT ifnull(note, '-') FROM _briefcase_elements WHERE position IN (1, 5) ORDER BY position") == """
+            -
             the table has no fields (an SQL table has at least one column)
 
             """)
@@ -69,8 +69,9 @@ struct SQLiteNamingTests {
         #expect(try SQLiteTesting.read(db).0.file.stream.elements == Self.elements)
     }
 
-    /// Edits of tables under derived names come back as their pending changes; a later table of
-    /// an earlier one's name (without case) cannot take edits: its changes would be the other's;
+    /// Edits of tables under derived names come back as their pending changes; the second table
+    /// of a name (without case), when no delta of the name comes before it, cannot take edits: a
+    /// new delta would be the first table's (Spec/bin2.md §8.10);
     /// nor can the second of two fields named alike but for case (a delta logs fields by name).
     @Test func editsOfRenamedTablesComeBack() throws {
         let dir = try SQLiteTesting.scratch()
@@ -106,7 +107,38 @@ struct SQLiteNamingTests {
         #expect {
             _ = try SQLiteTesting.read(db)
         } throws: { error in
-            "\(error)".contains("table '1:orders' was edited, but an earlier table has its name (without ASCII case)")
+            "\(error)".contains("table '1:orders' was edited, but a new pending delta for it would be another table's")
         }
+    }
+
+    /// Two tables and two deltas of one name: the k-th table takes the k-th delta (Spec/bin2.md
+    /// §8.10), in SQL as in `info` and `cat`; the second table's edits join its own delta.
+    @Test func eachTableOfANameShowsItsOwnDelta() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fields = [FieldDescriptor(name: "N", type: .integer)]
+        let logged = [LoggedField(name: "N", type: .integer)]
+        func insert(_ n: Int64, id: Int32) -> DeltaChange { DeltaChange(type: .insert, recordID: id, oldValues: [nil], newValues: [.integer(n)]) }
+        let elements: [Element] = [
+            .table(Table(name: "A", fields: fields, rows: [[.integer(1)]])),
+            .delta(Delta(name: "a", loggedFields: logged, reducedDeltaFlag: 0, changes: [insert(2, id: 1100)])),
+            .table(Table(name: "a", fields: fields, rows: [[.integer(10)]])),
+            .delta(Delta(name: "A", loggedFields: logged, reducedDeltaFlag: 0, changes: [insert(20, id: 1100)])),
+        ]
+        let document = BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: elements)))
+        let db = dir.appendingPathComponent("pairs.sqlite").path
+        try SQLiteTesting.export(document, to: db)
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT N FROM A ORDER BY N") == "1\n2\n")
+        #expect(try SQLiteTesting.sqlite3(db, "SELECT N FROM \"2:a\" ORDER BY N") == "10\n20\n")
+        #expect(try SQLiteTesting.read(db).0 == document)
+        try SQLiteTesting.sqlite3(db, "INSERT INTO \"2:a\" VALUES (30)")
+        let (edited, edits) = try SQLiteTesting.read(db)
+        #expect(edits.map(\.table) == ["2:a"])
+        guard case .delta(let second) = edited.file.stream.elements[3] else {
+            Issue.record("the fourth element is not a delta any more")
+            return
+        }
+        #expect(second.changes.map(\.newValues) == [[.integer(20)], [.integer(30)]])
+        #expect(Array(edited.file.stream.elements.prefix(3)) == Array(elements.prefix(3)))
     }
 }

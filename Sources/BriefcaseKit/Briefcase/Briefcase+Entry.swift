@@ -14,42 +14,25 @@ extension Briefcase {
             self.deltaFirst = deltaFirst
         }
 
-        /// Groups index entries (or elements) by name: a dataset and a delta of the same name
-        /// (case-insensitive) make one table; a second dataset of a name makes another.
+        /// Groups index entries (or elements) into tables: a dataset and the delta paired with
+        /// it (`ElementPairing`: the k-th of a name with the k-th of that name) make one table;
+        /// a dataset or delta without a partner, a table of its own.
         static func group<T>(_ items: [T], kind: (T) -> ElementKind, name: (T) -> ByteString) -> [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] {
             var groups: [(name: ByteString, dataset: T?, delta: T?, deltaFirst: Bool)] = []
-            // The groups of each name still missing a dataset (or a delta), first created first:
-            // the first group a new item joins, found without scanning every group (Spec/robustness.md).
-            var waiting: [WaitingKey: WaitingGroups] = [:]
+            var groupOf: [Int] = []  // item → its group
+            var pairing = ElementPairing()
             for item in items {
-                let itemName = name(item)
                 let isTable = kind(item) == .table
-                let key = nameKey(itemName)
-                if let i = waiting[WaitingKey(name: key, missingTable: isTable)]?.popFirst() {
-                    if isTable { groups[i].dataset = item } else { groups[i].delta = item }
+                if let mate = pairing.add(kind(item), named: name(item)) {
+                    let group = groupOf[mate]
+                    groupOf.append(group)
+                    if isTable { groups[group].dataset = item } else { groups[group].delta = item }
                 } else {
-                    groups.append((itemName, isTable ? item : nil, isTable ? nil : item, !isTable))
-                    waiting[WaitingKey(name: key, missingTable: !isTable), default: WaitingGroups()].append(groups.count - 1)
+                    groupOf.append(groups.count)
+                    groups.append((name(item), isTable ? item : nil, isTable ? nil : item, !isTable))
                 }
             }
             return groups
-        }
-
-        private struct WaitingKey: Hashable {
-            var name: [UInt8]
-            var missingTable: Bool
-        }
-
-        /// Group indices in creation order, taken from the front.
-        private struct WaitingGroups {
-            var indices: [Int] = []
-            var head = 0
-            mutating func append(_ index: Int) { indices.append(index) }
-            mutating func popFirst() -> Int? {
-                guard head < indices.count else { return nil }
-                head += 1
-                return indices[head - 1]
-            }
         }
 
         static func group(_ elements: [Element]) -> [(name: ByteString, dataset: Table?, delta: Delta?, deltaFirst: Bool)] {
