@@ -9,15 +9,7 @@ public struct DecodingWarning: Sendable, Equatable, CustomStringConvertible {
     public var element: String?
     /// What is unusual, where `validate` reports it under a check of its own (Spec/validation.md):
     /// nil for the others (`decoding`).
-    public var reason: Reason?
-
-    /// Unusual things a decoder tells apart (`reason`).
-    public enum Reason: Sendable, Equatable {
-        /// A table's schema-end position is not where its schema ends.
-        case schemaEnd
-        /// Padding bits after the last field of a mask are set.
-        case maskPadding
-    }
+    public var reason: BriefcaseError.Reason?
 
     /// `element 'NAME': offset N: message`, as errors are written (escaped for a terminal, as
     /// `BriefcaseError.description` is).
@@ -63,7 +55,7 @@ public struct Bin2Decoder {
 
     /// Decodes the element `entry` of an index whose positions are relative to `positionBase`
     /// (`ElementIndex.positionBase`): the source must hold its range.
-    public mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
+    package mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
         try readElement(entry) { (decoder: inout Bin2Decoder, reader: inout ByteReader) throws(BriefcaseError) -> Element in
             switch entry.kind {
             case .table: return .table(try decoder.decodeTable(&reader, name: entry.name, positionBase: positionBase))
@@ -91,7 +83,7 @@ public struct Bin2Decoder {
         }
     }
 
-    mutating func warn(_ message: String, at offset: Int, _ element: ByteString, reason: DecodingWarning.Reason? = nil) {
+    mutating func warn(_ message: String, at offset: Int, _ element: ByteString, reason: BriefcaseError.Reason? = nil) {
         warnings.append(DecodingWarning(message: message, offset: offset, element: String(decoding: element.bytes, as: UTF8.self), reason: reason))
     }
 }

@@ -1,7 +1,7 @@
 /// Encodes the elements of a Bin2 stream, tables and deltas: the body encoder under the stream
 /// writer (`BriefcaseStreamWriter`), which lays them out and writes the header and the index;
 /// symmetric to `Bin2Decoder`.
-public enum Bin2Encoder {
+package enum Bin2Encoder {
     /// A bare Bin2 stream of `stream`'s elements (the stream writer into memory).
     public static func encode(_ stream: Bin2Stream) throws(BriefcaseError) -> [UInt8] {
         try BriefcaseStreamWriter.bytes(of: BriefcaseFile(stream: stream), as: .bin2)

@@ -2,9 +2,9 @@
 ///
 /// Reading it costs time proportional to the number of elements, not to the size of the data,
 /// which is what lets a reader open a large briefcase and decode only the table it needs.
-public struct ElementIndex: Sendable {
+package struct ElementIndex: Sendable {
     /// One element: its kind, name and where its body lies.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// Table or delta.
         public var kind: ElementKind
         /// The element's name as stored (8-bit).

@@ -17,13 +17,13 @@ import Darwin
 /// threads): `@unchecked Sendable` because its only mutable state — the descriptor, its use
 /// count and the bytes-read count — lives in its `OpenDescriptors.Slot`, changed only under that
 /// registry's lock; the `pread`s themselves run unlocked, side by side.
-public final class RandomAccessFile: @unchecked Sendable {
+package final class RandomAccessFile: @unchecked Sendable {
     /// The file's path.
-    public let path: String
+    package let path: String
     /// The file's size in bytes, when it was opened.
-    public let size: Int
+    package let size: Int
     /// Bytes read so far through this handle.
-    public var bytesRead: Int { OpenDescriptors.bytesRead(descriptor) }
+    package var bytesRead: Int { OpenDescriptors.bytesRead(descriptor) }
     /// The descriptor (closed and reopened as `OpenDescriptors` decides) and the file's identity.
     private let descriptor: OpenDescriptors.Slot
     private let device: UInt64, inode: UInt64
@@ -31,7 +31,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// Opens `path`. With `keepOpen` the descriptor is never closed before the handle goes away
     /// (and does not count toward the limit): for a file that cannot be opened again by path, such
     /// as an unlinked temporary file.
-    public init(path: String, keepOpen: Bool = false) throws(BriefcaseError) {
+    package init(path: String, keepOpen: Bool = false) throws(BriefcaseError) {
         let (fd, info) = try Self.openRegular(path)
         self.path = path
         self.size = Int(info.st_size)
@@ -84,7 +84,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// was opened with (a mapping read past the end of a file is a crash, not an error), and kept
     /// while this handle lives; a later call that needs more than it covers maps again. What a
     /// conversion decodes its elements from (`ByteSource`): no copy, no memory of its own.
-    public func mapped(through end: Int) throws(BriefcaseError) -> MappedFile {
+    package func mapped(through end: Int) throws(BriefcaseError) -> MappedFile {
         let count = max(0, min(end, size))
         if let mapping = OpenDescriptors.mapping(descriptor), mapping.count >= count { return mapping }
         let fd = try OpenDescriptors.acquire(descriptor, reopen: reopen)
@@ -98,12 +98,12 @@ public final class RandomAccessFile: @unchecked Sendable {
     var mappedCount: Int? { OpenDescriptors.mapping(descriptor)?.count }
 
     /// Lets the pages of `range` of the file mapped by `mapped(through:)` go, if it was mapped.
-    public func releaseMapped(_ range: Range<Int>) {
+    package func releaseMapped(_ range: Range<Int>) {
         OpenDescriptors.mapping(descriptor)?.release(range)
     }
 
     /// The bytes at `range` (clamped to the file).
-    public func read(_ range: Range<Int>) throws(BriefcaseError) -> [UInt8] {
+    package func read(_ range: Range<Int>) throws(BriefcaseError) -> [UInt8] {
         try read(range, capacity: 0)
     }
 
@@ -153,7 +153,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// gives fresh memory instead. When `spare` is too small, the fresh array gets room for
     /// `minimumCapacity` bytes — the largest element to come — so that it is allocated once, not
     /// again for each larger element.
-    public func read(_ range: Range<Int>, reusing spare: inout [UInt8], minimumCapacity: Int = 0) throws(BriefcaseError) -> [UInt8] {
+    package func read(_ range: Range<Int>, reusing spare: inout [UInt8], minimumCapacity: Int = 0) throws(BriefcaseError) -> [UInt8] {
         let lower = max(0, min(range.lowerBound, size)), upper = max(lower, min(range.upperBound, size))
         let count = upper - lower
         var bytes = spare
@@ -192,7 +192,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     }
 
     /// A reader over `range`, its indices being file offsets.
-    public func reader(_ range: Range<Int>) throws(BriefcaseError) -> ByteReader {
+    package func reader(_ range: Range<Int>) throws(BriefcaseError) -> ByteReader {
         let lower = max(0, min(range.lowerBound, size))
         return ByteReader(bytes: try read(range), base: lower)
     }

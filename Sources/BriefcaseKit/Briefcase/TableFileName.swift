@@ -7,13 +7,13 @@
 /// differ in case (which collide on case-insensitive file systems) get `~2`, `~3`… The mapping
 /// need not be reversed: the real name is inside the file (its Bin2 index), which is what readers
 /// use, so no name is lost.
-public enum TableFileName {
+package enum TableFileName {
     /// `daBriefcase`: the extension of a folder briefcase's table files.
-    public static let fileExtension = "daBriefcase"
+    package static let fileExtension = "daBriefcase"
     static let maximumLength = 200
 
     /// File names for `names`, in order, unique even on case-insensitive file systems.
-    public static func fileNames(for names: [String]) -> [String] {
+    package static func fileNames(for names: [String]) -> [String] {
         var used = Set<String>()
         return names.map { name in
             let base = escape(name)
@@ -29,7 +29,7 @@ public enum TableFileName {
     }
 
     /// The escaped stem for one name (without extension or collision suffix).
-    public static func escape(_ name: String) -> String {
+    package static func escape(_ name: String) -> String {
         if name.isEmpty { return "%00empty" }
         var out = ""
         let scalars = Array(name.unicodeScalars)

@@ -32,7 +32,8 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
     /// reports under different checks (Spec/validation.md); nil for the others.
     public var reason: Reason?
 
-    /// Rules of the format whose breaking readers tell apart (`reason`).
+    /// Rules of the format whose breaking readers tell apart: the `reason` of an error or of a
+    /// `DecodingWarning`.
     public enum Reason: Sendable, Equatable {
         /// A file or stream does not start with its signature (`DABRC600`, `DABIN200`).
         case signature
@@ -40,6 +41,10 @@ public struct BriefcaseError: Error, CustomStringConvertible, Sendable, Equatabl
         case dataOffset
         /// An element's data ends before the next element starts: bytes left over in between.
         case bytesAfterElement
+        /// A table's schema-end position is not where its schema ends (a warning).
+        case schemaEnd
+        /// Padding bits after the last field of a mask are set (a warning).
+        case maskPadding
     }
 
     /// An error of `kind` with `message`, located where known.

@@ -24,7 +24,7 @@ public struct ByteSource: Sendable {
     }
 
     /// The bytes of a mapped file (kept mapped while this is held).
-    public init(_ file: MappedFile) {
+    package init(_ file: MappedFile) {
         storage = []
         self.file = file
     }

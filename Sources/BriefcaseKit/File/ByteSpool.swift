@@ -13,9 +13,9 @@ import Darwin
 ///
 /// The buffers are allocated by hand so that `bytes(_:)` can hand out a pointer into them (a
 /// closure-based read costs a generic call per piece, and the export reads several per change).
-public final class ByteSpool {
+package final class ByteSpool {
     /// Bytes appended so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Bytes at offsets `fileCount..<count`, not in the file (all of them while there is none).
     private var memory: UnsafeMutableRawPointer
     private var memoryCapacity: Int
@@ -37,7 +37,7 @@ public final class ByteSpool {
     static let chunkSize = 1 << 20
 
     /// A spool that keeps up to `memoryLimit` bytes in memory, then moves to a temporary file in `directory` (the system's by default).
-    public init(memoryLimit: Int = 8 << 20, directory: String? = nil) {
+    package init(memoryLimit: Int = 8 << 20, directory: String? = nil) {
         self.memoryLimit = memoryLimit
         self.directory = directory
         memoryCapacity = 1 << 16
@@ -53,12 +53,12 @@ public final class ByteSpool {
     }
 
     /// True when some bytes are in the temporary file (for tests).
-    public var usesFile: Bool { fileCount > 0 }
+    package var usesFile: Bool { fileCount > 0 }
 
     private var memoryCount: Int { count - fileCount }
 
     /// Appends bytes (to memory, or to the file once past the limit).
-    public func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if memoryCount + bytes.count > memoryCapacity {
             let capacity = max(memoryCount + bytes.count, 2 * memoryCapacity)
@@ -74,12 +74,12 @@ public final class ByteSpool {
     }
 
     /// Appends bytes (to memory, or to the file once past the limit).
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// The bytes at `range`, valid until the next call on the spool.
-    public func bytes(_ range: Range<Int>) throws(BriefcaseError) -> UnsafeRawBufferPointer {
+    package func bytes(_ range: Range<Int>) throws(BriefcaseError) -> UnsafeRawBufferPointer {
         guard range.lowerBound >= 0, range.upperBound <= count else {
             throw BriefcaseError(.invalidModel, "internal: bytes \(range) asked of a spool of \(count)")
         }

@@ -16,11 +16,12 @@ import Darwin
 ///
 /// `@unchecked Sendable`: the mapping is read-only, and `release(_:)` changes no state of the
 /// object (worker threads parsing ahead call it); `release(upTo:)` is the reading thread's.
-public final class MappedFile: @unchecked Sendable {
+@usableFromInline
+package final class MappedFile: @unchecked Sendable {
     /// The file's path.
-    public let path: String
+    package let path: String
     /// The file's size in bytes.
-    public let count: Int
+    @usableFromInline package let count: Int
     private let base: UnsafeMutableRawPointer?
     private var released = 0
     /// The mapping's slot in the C registry of mapped inputs (-1: none).
@@ -29,7 +30,7 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps `path`; nil for standard input ("-"), which the caller reads into memory instead.
     /// Anything but a regular file is refused (`FileIO.openRegularFile`).
-    public convenience init?(path: String) throws(BriefcaseError) {
+    package convenience init?(path: String) throws(BriefcaseError) {
         guard path != "-" else { return nil }
         let (fd, status) = try FileIO.openRegularFile(path)
         defer { close(fd) }
@@ -60,18 +61,18 @@ public final class MappedFile: @unchecked Sendable {
     }
 
     /// The file's bytes, valid while this object lives.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    @usableFromInline package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Lets the kernel drop the pages wholly inside `range` (read again from the file if touched
     /// again): for passes that read ahead of the reader, such as the scan of a JSON document's
     /// elements before they are parsed on several threads, and the threads that parse them. Safe
     /// from any thread.
-    public func release(_ range: Range<Int>) {
+    package func release(_ range: Range<Int>) {
         dropPages(from: range.lowerBound, to: range.upperBound)
     }
 
     /// Drops the whole pages before `offset` from memory (they are read again if touched).
-    public func release(upTo offset: Int) {
+    package func release(upTo offset: Int) {
         if let end = dropPages(from: released, to: offset) { released = end }
     }
 

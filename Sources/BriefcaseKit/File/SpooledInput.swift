@@ -16,25 +16,25 @@ import JSONCore
 ///   soon as it crosses the limit.
 /// - `shape`: reading stops at the first byte that cannot belong (`SpoolShape`), keeping `context`
 ///   bytes after it so the format's reader reports it as it would in the whole input.
-public final class SpooledInput {
+package final class SpooledInput {
     /// The input as the user named it ("-" for standard input).
-    public let name: String
+    package let name: String
     /// True when the input was gzip (what `path` holds is the inflated data).
-    public private(set) var gzipped = false
+    package private(set) var gzipped = false
     /// Bytes kept in the temporary file.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// True when `shape` stopped the reading before the input's end.
-    public private(set) var stoppedEarly = false
+    package private(set) var stoppedEarly = false
     private let descriptor: Int32
 
     /// Bytes read (and inflated) at a time.
-    public static let chunkSize = 64 << 10
+    package static let chunkSize = 64 << 10
     /// Bytes kept after the first impossible one.
-    public static let context = 4096
+    package static let context = 4096
 
     /// A path that opens the temporary file (the descriptor's /proc or /dev/fd entry), for readers
     /// that take a path; a file opened through it stays readable after this object is gone.
-    public var path: String {
+    package var path: String {
         #if os(Linux)
         "/proc/self/fd/\(descriptor)"
         #else
@@ -43,7 +43,7 @@ public final class SpooledInput {
     }
 
     /// How errors name the input.
-    public var displayName: String { name == "-" ? "(standard input)" : name }
+    package var displayName: String { name == "-" ? "(standard input)" : name }
 
     /// Copies `name` ("-": standard input) into a temporary file.
     /// - Parameters:
@@ -51,7 +51,7 @@ public final class SpooledInput {
     ///   - gzip: true to inflate, false to copy, nil to decide by the first two bytes (1f 8b).
     ///   - shape: what the input must look like: copying stops at the first byte that cannot belong (`SpoolShape`).
     ///   - limit: the most inflated bytes; default `Gzip.defaultLimit` (see above).
-    public init(_ name: String, gzip: Bool?, shape: SpoolShape = .any, limit: Int? = nil) throws(BriefcaseError) {
+    package init(_ name: String, gzip: Bool?, shape: SpoolShape = .any, limit: Int? = nil) throws(BriefcaseError) {
         self.name = name
         descriptor = try FileIO.makeUnlinkedTemporaryFile(prefix: ".briefcase-input")
         let displayName = name == "-" ? "(standard input)" : name
@@ -68,7 +68,7 @@ public final class SpooledInput {
     deinit { close(descriptor) }
 
     /// The whole content, read into memory (for readers that need one buffer).
-    public func readAll() throws(BriefcaseError) -> [UInt8] {
+    package func readAll() throws(BriefcaseError) -> [UInt8] {
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             while initialized < count {
@@ -84,7 +84,7 @@ public final class SpooledInput {
 
     /// An error from reading `path`, told about the input instead: its name as given, and, for
     /// gzip, that its offset is in the decompressed data.
-    public func relabel(_ error: BriefcaseError) -> BriefcaseError {
+    package func relabel(_ error: BriefcaseError) -> BriefcaseError {
         guard error.file == nil || error.file == path || error.file == name else { return error }
         var located = error
         located.file = name
@@ -194,7 +194,7 @@ private struct ShapeCheck {
 /// being read to its end. The check only decides *when to stop reading*; the format's own reader
 /// then reads what was kept and reports the error in its own words (and at its own offset, which is
 /// never later: the check is never stricter than the reader).
-public enum SpoolShape: Sendable {
+package enum SpoolShape: Sendable {
     /// Anything: read to the end.
     case any
     /// Starts with these bytes (a binary format's signature).

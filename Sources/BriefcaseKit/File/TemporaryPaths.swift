@@ -12,7 +12,7 @@ import Darwin
 /// renames it into place, so the cleanup never sees a half-made name nor removes a finished
 /// output. Each path is also noted in static C memory (`briefcase_temporary_note`), where the
 /// SIGBUS handler of a truncated mapped input finds it without allocating (`briefcase_fault_install`).
-public enum TemporaryPaths {
+package enum TemporaryPaths {
     private static let lock = NSRecursiveLock()
     /// Each path with its slot in the C registry (-1: not noted there).
     nonisolated(unsafe) private static var paths: [Int: (path: String, slot: Int32)] = [:]
@@ -20,14 +20,14 @@ public enum TemporaryPaths {
 
     /// Runs `body` with the registry locked: creating and registering a path, or renaming one
     /// into place and unregistering it, happen inside one such call.
-    public static func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package static func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
     }
 
     /// Registers a path to remove if the process is interrupted; the token unregisters it.
-    public static func register(_ path: String) -> Int {
+    package static func register(_ path: String) -> Int {
         withLock {
             nextToken += 1
             paths[nextToken] = (path, briefcase_temporary_note(path))
@@ -36,7 +36,7 @@ public enum TemporaryPaths {
     }
 
     /// Forgets the path registered with `token` (it was moved into place or removed).
-    public static func unregister(_ token: Int) {
+    package static func unregister(_ token: Int) {
         withLock {
             if let removed = paths.removeValue(forKey: token) { briefcase_temporary_forget(removed.slot) }
         }
@@ -45,7 +45,7 @@ public enum TemporaryPaths {
     /// Removes every registered path (files, then folders with everything in them) and keeps
     /// the registry locked for good, so that no write can make or commit anything more: the
     /// caller ends the process next.
-    public static func removeAllAndHold() {
+    package static func removeAllAndHold() {
         lock.lock()
         var folders: [String] = []
         for (path, _) in paths.values {

@@ -14,24 +14,24 @@ import Darwin
 /// checks that before it writes anything; what was taken out of the destination is checked again
 /// once it is out (anything may have been put there meanwhile), and put back unless it is a
 /// folder briefcase: nothing is removed that was not checked.
-public enum FolderReplacement {
+package enum FolderReplacement {
     /// The renames a replacement uses; tests pass failing ones to check what a failure leaves.
-    public struct Renames: Sendable {
+    package struct Renames: Sendable {
         /// Swaps the paths `a` and `b` in one step; false where it cannot.
-        public var exchange: @Sendable (_ a: String, _ b: String) -> Bool
+        package var exchange: @Sendable (_ a: String, _ b: String) -> Bool
         /// Renames `from` to `to`, where nothing may be; false on failure (errno EEXIST when
         /// something is there).
-        public var move: @Sendable (_ from: String, _ to: String) -> Bool
+        package var move: @Sendable (_ from: String, _ to: String) -> Bool
 
         /// Renames made of the two functions.
-        public init(exchange: @escaping @Sendable (String, String) -> Bool, move: @escaping @Sendable (String, String) -> Bool) {
+        package init(exchange: @escaping @Sendable (String, String) -> Bool, move: @escaping @Sendable (String, String) -> Bool) {
             self.exchange = exchange
             self.move = move
         }
 
         /// The system's renames: an atomic exchange where the system has one (Linux, Darwin), and
         /// a rename that never replaces (`briefcase_rename_noreplace`).
-        public static let system = Renames(exchange: { briefcase_exchange_paths(systemPath($0), systemPath($1)) == 0 },
+        package static let system = Renames(exchange: { briefcase_exchange_paths(systemPath($0), systemPath($1)) == 0 },
                                            move: { briefcase_rename_noreplace(systemPath($0), systemPath($1)) == 0 })
     }
 
@@ -41,7 +41,7 @@ public enum FolderReplacement {
     /// a link or a folder holding anything else is put back, and the replacement refused). On
     /// return the destination holds the new folder and nothing else is left; on a throw it holds
     /// exactly what it held before, and `finished` is still in place for the caller to remove.
-    public static func replace(_ destination: String, with finished: String, replacing: Bool = true,
+    package static func replace(_ destination: String, with finished: String, replacing: Bool = true,
                                renames: Renames = .system) throws(BriefcaseError) {
         if !replacing || !FileIO.exists(destination) {
             if renames.move(finished, destination) { return }
@@ -92,7 +92,7 @@ public enum FolderReplacement {
 
     /// A hidden path next to `path` for a folder in the making or on its way out:
     /// `.NAME.TAG-UUID` in the same directory (so that renames between them are atomic).
-    public static func sibling(of path: String, tag: String) -> String {
+    package static func sibling(of path: String, tag: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + tag + "-" + UUID().uuidString
     }
@@ -102,7 +102,7 @@ public enum FolderReplacement {
     /// them) and the hidden temporary files our own writes leave (`.NAME.tmp-XXXXXX`) or Finder's
     /// `.DS_Store`. Nil when the directory holds only those, so that replacing it loses nothing
     /// but a briefcase.
-    public static func foreignEntry(in path: String) throws(BriefcaseError) -> String? {
+    package static func foreignEntry(in path: String) throws(BriefcaseError) -> String? {
         guard let names = FileIO.directoryEntries(path) else { throw FileIO.ioError("cannot list the folder", path) }
         for name in names.sorted() {
             var info = stat()
@@ -120,7 +120,7 @@ public enum FolderReplacement {
 
     /// Removes a directory and everything in it, as well as it can (a failure leaves a hidden
     /// folder behind, never the destination in doubt).
-    public static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         FileIO.removeTree(path)
     }
 }

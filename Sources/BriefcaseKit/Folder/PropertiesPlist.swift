@@ -7,9 +7,9 @@ import Foundation
 /// Read: XML plists (`XMLPlistReader`; order kept) and binary plists (`BinaryPlist`; keys sorted,
 /// as a dictionary has no order); string and data values. Both readers are this package's own:
 /// Foundation's crash on crafted input (Spec/robustness.md).
-public enum PropertiesPlist {
+package enum PropertiesPlist {
     /// A property's value: text, or bytes that are not text in the briefcase's code page.
-    public enum Value: Hashable, Sendable {
+    package enum Value: Hashable, Sendable {
         /// A `<string>` value.
         case string(String)
         /// A `<data>` value.

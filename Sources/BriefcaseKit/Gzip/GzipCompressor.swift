@@ -7,7 +7,7 @@ import CZlib
 /// Feed the bytes in chunks of any size with `compress(_:into:)`, then call `finish(into:)` once,
 /// which writes what deflate still holds and the CRC-32/length trailer. The compressed bytes go
 /// to the sink as they come, in pieces of at most `outputChunkSize`.
-public final class GzipCompressor {
+package final class GzipCompressor {
     /// Uncompressed bytes taken so far.
     public private(set) var totalIn = 0
     /// Compressed bytes handed to the sink so far.

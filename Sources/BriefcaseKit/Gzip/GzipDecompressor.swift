@@ -16,7 +16,7 @@ import CZlib
 /// - Errors are `BriefcaseError`s whose `offset` is a byte offset in the *compressed* input:
 ///   `.truncated` when the input ends inside a member, `.invalidData` for damaged data, bytes that
 ///   are not gzip, or a broken limit. After an error every call throws it again.
-public final class GzipDecompressor {
+package final class GzipDecompressor {
     /// The most decompressed bytes this decompressor produces before it refuses to go on.
     public var limit: Int
     /// Compressed bytes consumed so far.

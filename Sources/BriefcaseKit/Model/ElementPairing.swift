@@ -7,10 +7,10 @@
 /// Built whole (`init(kinds:names:)`), or element by element as a stream arrives (`add`): each
 /// element is paired as soon as its partner has come, so a writer that takes the elements one at
 /// a time knows at once which earlier element an element completes.
-public struct ElementPairing: Sendable {
+package struct ElementPairing: Sendable {
     /// For each element, by its place in the order given, the place of its partner (a table's
     /// delta, a delta's table), or nil while it has none.
-    public private(set) var partner: [Int?] = []
+    package private(set) var partner: [Int?] = []
     /// The elements still waiting for a partner, by name key and kind, first come first served.
     private var waiting: [Waiting: Queue] = [:]
 
@@ -31,22 +31,22 @@ public struct ElementPairing: Sendable {
     }
 
     /// No elements yet: `add` them as they come.
-    public init() {}
+    package init() {}
 
     /// The pairs of the elements of these kinds and names, in stream order.
-    public init(kinds: [ElementKind], names: [ByteString]) {
+    package init(kinds: [ElementKind], names: [ByteString]) {
         for (kind, name) in zip(kinds, names) { add(kind, named: name) }
     }
 
     /// The pairs of `elements`, in stream order.
-    public init(_ elements: [Element]) {
+    package init(_ elements: [Element]) {
         for element in elements { add(element.kind, named: element.name) }
     }
 
     /// Adds the next element; returns the place of its partner when the partner came before it
     /// (the element completes that pair), else nil (it waits for one).
     @discardableResult
-    public mutating func add(_ kind: ElementKind, named name: ByteString) -> Int? {
+    package mutating func add(_ kind: ElementKind, named name: ByteString) -> Int? {
         add(kind, key: nameKey(name))
     }
 

@@ -17,9 +17,9 @@ public struct DeltaApplicationProblem: Sendable, Equatable, CustomStringConverti
 }
 
 /// What replaying one change did (`Table.replaying(_:)`).
-public struct ChangeReplay: Sendable, Equatable {
+package struct ChangeReplay: Sendable, Equatable {
     /// What a change did to the rows.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The change inserted, updated or deleted a row.
         case inserted, updated, deleted
         /// The change matched no row or several, carried nothing to match on, or has an unknown type.
@@ -38,7 +38,7 @@ public struct ChangeReplay: Sendable, Equatable {
 /// The result of replaying a delta over a table's rows, change by change.
 public struct DeltaReplay: Sendable {
     /// One entry per change, in order.
-    public var changes: [ChangeReplay]
+    package var changes: [ChangeReplay]
     /// Every row that existed at some point: slots `0..<rows.count` are the stored rows, then one
     /// slot per applied insert, in change order. nil = deleted.
     public var slots: [Row?]

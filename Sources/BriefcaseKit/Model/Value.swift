@@ -90,7 +90,7 @@ public enum Value: Hashable, Sendable {
 }
 
 /// UTF-16LE text of wide strings.
-public enum WideText {
+package enum WideText {
     /// The text, or nil when the bytes are not well-formed UTF-16LE (odd length, unpaired surrogate).
     public static func decode(_ string: ByteString) -> String? {
         let count = string.count

@@ -191,7 +191,7 @@ public struct BriefcaseCollector: BriefcaseSink {
 
 /// A sink around another (`inner`): everything passes through, except what the wrapper adds by
 /// implementing it itself.
-public protocol ForwardingSink: BriefcaseSink {
+package protocol ForwardingSink: BriefcaseSink {
     /// The type of the sink wrapped.
     associatedtype Inner: BriefcaseSink
     /// The sink wrapped.
@@ -222,7 +222,7 @@ extension ForwardingSink {
 
 /// A forwarding sink that lets its inner sink's preparation through (`elementPreparation()`,
 /// `element(_:prepared:at:)`): for wrappers that do not look at the elements themselves.
-public protocol PassingPreparedElements: ForwardingSink {}
+package protocol PassingPreparedElements: ForwardingSink {}
 
 extension PassingPreparedElements {
     /// The inner sink's preparation.
@@ -239,7 +239,7 @@ extension PassingPreparedElements {
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
-public struct CodePageOverride<Inner: BriefcaseSink>: PassingPreparedElements {
+package struct CodePageOverride<Inner: BriefcaseSink>: PassingPreparedElements {
     /// The sink the heads go to.
     public var inner: Inner
     /// The code page the output is written in; nil: the source's.

@@ -8,7 +8,7 @@ import Foundation
 /// were ever in flight at once (`WorkDoneAhead`'s budget bounds those), and every later element
 /// goes into memory already touched. Arrays are values: one still shared when it is filled again
 /// is copied on write, never changed under its other holder.
-public final class ByteArrayPool: @unchecked Sendable {
+package final class ByteArrayPool: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [[UInt8]] = []
 
@@ -16,12 +16,12 @@ public final class ByteArrayPool: @unchecked Sendable {
     private let maximumKept: Int?
 
     /// An empty pool; `maximumKept`: see `giveBack`.
-    public init(maximumKept: Int? = nil) {
+    package init(maximumKept: Int? = nil) {
         self.maximumKept = maximumKept
     }
 
     /// One handed back as it was (its bytes and capacity), or an empty array.
-    public func take() -> [UInt8] {
+    package func take() -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
         return free.popLast() ?? []
@@ -31,7 +31,7 @@ public final class ByteArrayPool: @unchecked Sendable {
     /// start, the count only growing: `RandomAccessFile.read(_:reusing:)`): one already holding
     /// `count` bytes — the one of least count that does, so that the larger stay for larger
     /// elements — else the one of largest count (the least memory touched anew), else an empty one.
-    public func take(atLeast count: Int) -> [UInt8] {
+    package func take(atLeast count: Int) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
         let holding = free.indices.filter { free[$0].count >= count }
@@ -44,7 +44,7 @@ public final class ByteArrayPool: @unchecked Sendable {
     /// `maximumKept`, one more than that lets the one of least count go (the least memory
     /// touched): arrays in flight beyond the usual (elements read far ahead past small ones) are
     /// not all kept, each one's memory resident for good once a large element has filled it.
-    public func giveBack(_ array: [UInt8]) {
+    package func giveBack(_ array: [UInt8]) {
         guard array.capacity > 0 else { return }
         lock.lock()
         defer { lock.unlock() }

@@ -15,10 +15,10 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the workers and the taker share the object, and every mutable property
 /// is read and written only with `condition` locked; the outputs it hands across are `Sendable`.
-public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
+package final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     /// Makes one worker's function (once per thread, on that thread: it may keep scratch memory
     /// of its own). The function works on item `n`.
-    public typealias MakeWorker = @Sendable () -> (_ n: Int) -> Output
+    package typealias MakeWorker = @Sendable () -> (_ n: Int) -> Output
 
     private let count: Int
     /// `sizeBefore[k]`: the sizes of items `0 ..< k`.
@@ -40,7 +40,7 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     private var workerMaker: (() -> (_ n: Int) -> Output)?
 
     /// Starts `min(jobs, sizes.count)` threads named `name`.
-    public init(sizes: [Int], jobs: Int, name: String, makeWorker: @escaping MakeWorker) {
+    package init(sizes: [Int], jobs: Int, name: String, makeWorker: @escaping MakeWorker) {
         count = sizes.count
         var total = 0
         sizeBefore = [0] + sizes.map { total += $0; return total }
@@ -64,7 +64,7 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
 
     /// The output of item `n` (each in turn from 0), waiting for it to be done. Taking it lets
     /// the one taken before go.
-    public func take(_ n: Int) -> Output {
+    package func take(_ n: Int) -> Output {
         condition.lock()
         defer { condition.unlock() }
         if taker != n {
@@ -82,7 +82,7 @@ public final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
 
     /// Asks the workers to stop, waits until they have (each finishes the item it is on), and
     /// drops what is left done: when the taker is done, or gives up early (an error, a restart).
-    public func stop() {
+    package func stop() {
         condition.lock()
         defer { condition.unlock() }
         stopped = true

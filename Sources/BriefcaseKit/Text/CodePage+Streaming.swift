@@ -5,7 +5,7 @@
 /// is then checked against it: the choice stands exactly when every later string decodes under
 /// `mustDecode`. When one does not, the caller starts over with `CodePageWitnesses`, which gives
 /// what `detect(in:)` gives for the whole briefcase without holding it.
-public struct StreamingCodePageDetection: Sendable {
+package struct StreamingCodePageDetection: Sendable {
     /// What the heads say: the code page and why.
     public let detection: CodePageDetection
     /// The code page every 8-bit string of the rows and changes must decode under for
@@ -50,7 +50,7 @@ public struct StreamingCodePageDetection: Sendable {
 /// the heads plus these witnesses gives exactly what detecting over the whole briefcase gives:
 /// a code page that decodes every string of the briefcase decodes the witnesses (they are
 /// strings of it), and one that does not fails on its witness; the name pairs come from heads.
-public struct CodePageWitnesses: Sendable {
+package struct CodePageWitnesses: Sendable {
     private var witnesses: [ByteString] = []
     private var nonASCII = false
     private var open: [CodePage] = [.utf8] + CodePage.detectionCandidates

@@ -53,7 +53,7 @@ extension ValidationRun {
             switch warning.reason {
             case .schemaEnd?: check = .schemaEnd
             case .maskPadding?: check = .maskPadding
-            case nil: check = .decoding
+            default: check = .decoding
             }
             add(.warning, check, warning.message, offset: warning.offset, element: element, file: file)
         }

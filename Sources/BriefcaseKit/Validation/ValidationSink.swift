@@ -2,7 +2,7 @@
 /// (a JSON document as it is read, a model). The checks that compare elements with each other
 /// (names, deltas against their tables) and the code page of the names in messages need them all,
 /// so they run at `finish`, which makes the report.
-public struct ValidationSink: BriefcaseSink {
+package struct ValidationSink: BriefcaseSink {
     /// The path validated (for the report).
     public let path: String
     /// The format validated, as the report names it.
