@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "briefcase",
-    // Apple systems (README, "Apple platforms"): Synchronization's Mutex and typed throws need these.
+    // Apple systems (ARCHITECTURE.md, "Known limits"): Synchronization's Mutex and typed throws need these.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
-        // Benchmarks: `swift run -c release briefcase-bench --size 100MB` (README, "Benchmarks").
+        // Benchmarks: `swift run -c release briefcase-bench --size 10MB --runs 3 --markdown Benchmarks.md` writes Benchmarks.md.
         .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
@@ -64,6 +64,10 @@ let package = Package(
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
+        // Every Swift snippet of the README, ARCHITECTURE.md, docs/ and the DocC articles, type-checked
+        // by swiftc with only its own imports against these modules (which it depends on to have them built).
+        .testTarget(name: "DocumentationTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseRecords", "BriefcaseSQLite",
+                                                               "DatastoreKit", "BriefcaseDatastore", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library product (swift-docc-plugin) and fails on any
-# docc warning or on any public symbol without a summary (README, "Documentation").
+# docc warning or on any public symbol without a summary (README, "Use the library").
 #
 #   Scripts/docs.sh                 the targets of every library product in Package.swift
 #   Scripts/docs.sh TARGET...       only these

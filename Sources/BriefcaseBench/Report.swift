@@ -1,7 +1,7 @@
 import Foundation
 
 /// The markdown the bench prints (and saves as results.md): one table of figures per run, the
-/// targets checked, and the cost per MB across sizes (constant = linear).
+/// targets checked (`Target.all`), and the cost per MB across sizes (constant = linear).
 struct Report {
     var sizes: [SizeResult]
     var machine: Machine.Description
@@ -9,27 +9,57 @@ struct Report {
     var loadBefore: String
     var loadAfter: String
 
-    static let slackBytes = 64_000_000
-
     func markdown() -> String {
         var lines: [String] = []
-        let sizeList = sizes.map(\.label).joined(separator: ",")
-        lines.append("Command: `swift run -c release briefcase-bench --sizes \(sizeList) --runs \(options.runs) --seed \(options.seed)\(options.profile == .standard ? "" : " --profile " + options.profile.rawValue)\(options.jobs == 1 ? "" : " --jobs \(options.jobs)")`  ")
+        lines.append("Command: `swift run -c release briefcase-bench \(commandArguments)`  ")
         lines.append("Machine: \(machine.oneLine); load average \(loadBefore) before, \(loadAfter) after.  ")
-        if options.operations.contains(.jq) && !Operation.jqInstalled {
-            lines.append("`jq` is not installed: the side-by-side `jq -c .` and the → json ratio to it are left out.  ")
-        }
-        lines.append("Median of \(options.runs) runs after one warm-up (the warm-up checks the results), each run in its own process; MB = 10^6 bytes; peak RSS = `ru_maxrss` of that process (median).")
+        if let note = jqNote { lines.append(note + "  ") }
+        lines.append(method)
         lines.append("")
-        lines.append("| data | file | tables | rows | pending changes | NULLs | largest table | JSON document |")
-        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+        lines += dataTable()
+        lines.append("")
+        lines += resultsTable()
+        if sizes.count > 1 {
+            lines.append("")
+            lines += scalingTable()
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The bench's own arguments as they shape the figures (sizes, runs, seed, profile, jobs).
+    var commandArguments: String {
+        let sizeList = sizes.map(\.label).joined(separator: ",")
+        return "--sizes \(sizeList) --runs \(options.runs) --seed \(options.seed)"
+            + (options.profile == .standard ? "" : " --profile " + options.profile.rawValue)
+            + (options.jobs == 1 ? "" : " --jobs \(options.jobs)")
+    }
+
+    /// How every figure was taken.
+    var method: String {
+        "Median of \(options.runs) runs after one warm-up (the warm-up checks the results), each run in its own process; MB = 10^6 bytes; peak RSS = `ru_maxrss` of that process (median)."
+    }
+
+    /// Why the side-by-side with jq is missing, when it is.
+    var jqNote: String? {
+        options.operations.contains(.jq) && !Operation.jqInstalled
+            ? "`jq` is not installed: the side-by-side `jq -c .` and the → json ratio to it are left out." : nil
+    }
+
+    /// The generated data, one line per size.
+    func dataTable() -> [String] {
+        var lines = ["| data | file | tables | rows | pending changes | NULLs | largest table | JSON document |",
+                     "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for size in sizes {
             let d = size.data
             lines.append("| \(size.label) | \(mb(d.fileSize)) | \(d.tables) | \(d.rows) | \(d.changes) | \(String(format: "%.1f %%", 100 * Double(d.nulls) / Double(max(1, d.values)))) | \(mb(d.largestElement)) | \(mb(d.jsonSize)) |")
         }
-        lines.append("")
-        lines.append("| size | operation | median time | CPU time | MB/s of input | rows/s | peak RSS | × floor (time) | target |")
-        lines.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+        return lines
+    }
+
+    /// One line per size and operation, with the targets that apply checked.
+    func resultsTable() -> [String] {
+        var lines = ["| size | operation | median time | CPU time | MB/s of input | rows/s | peak RSS | × floor (time) | target |",
+                     "|---|---|---:|---:|---:|---:|---:|---:|---|"]
         for size in sizes {
             let floor = size.result(.read)
             for result in size.results {
@@ -39,56 +69,36 @@ struct Report {
                 lines.append("| \(size.label) | \(result.label) | \(ms(result.medianNanoseconds)) | \(ms(result.medianCPUNanoseconds)) | \(throughput) | \(count(result.rowsPerSecond)) | \(mb(result.medianPeakRSS)) | \(ratio) | \(target(operation, result, size)) |")
             }
         }
-        if sizes.count > 1 {
-            lines.append("")
-            lines.append("Scaling: milliseconds per MB of input (constant across sizes = cost grows linearly).")
-            lines.append("")
-            lines.append("| operation | " + sizes.map(\.label).joined(separator: " | ") + " | largest ÷ smallest |")
-            lines.append("|---|" + sizes.map { _ in "---:|" }.joined() + "---:|")
-            for operation in options.operations where operation != .openOne {
-                let perMB = sizes.compactMap { size in size.result(operation).map { $0.seconds * 1000 / (Double($0.inputBytes) / 1e6) } }
-                guard perMB.count == sizes.count else { continue }
-                lines.append("| \(operation.label) | " + perMB.map { String(format: "%.2f", $0) }.joined(separator: " | ") + " | \(String(format: "%.2f", perMB.last! / perMB.first!)) |")
-            }
-            let open = sizes.compactMap { $0.result(.openOne) }
-            if open.count == sizes.count {
-                lines.append("| \(Operation.openOne.label) (ms, should stay flat) | " + open.map { ms($0.medianNanoseconds) }.joined(separator: " | ") + " | \(String(format: "%.2f", Double(open.last!.medianNanoseconds) / Double(max(1, open.first!.medianNanoseconds)))) |")
-            }
-        }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
-    /// The issue's targets, checked.
+    /// Milliseconds per MB of input across sizes (constant = linear).
+    func scalingTable() -> [String] {
+        var lines = ["Scaling: milliseconds per MB of input (constant across sizes = cost grows linearly).", "",
+                     "| operation | " + sizes.map(\.label).joined(separator: " | ") + " | largest ÷ smallest |",
+                     "|---|" + sizes.map { _ in "---:|" }.joined() + "---:|"]
+        for operation in options.operations where operation != .openOne {
+            let perMB = sizes.compactMap { size in size.result(operation).map { $0.seconds * 1000 / (Double($0.inputBytes) / 1e6) } }
+            guard perMB.count == sizes.count else { continue }
+            lines.append("| \(operation.label) | " + perMB.map { String(format: "%.2f", $0) }.joined(separator: " | ") + " | \(String(format: "%.2f", perMB.last! / perMB.first!)) |")
+        }
+        let open = sizes.compactMap { $0.result(.openOne) }
+        if open.count == sizes.count {
+            lines.append("| \(Operation.openOne.label) (ms, should stay flat) | " + open.map { ms($0.medianNanoseconds) }.joined(separator: " | ") + " | \(String(format: "%.2f", Double(open.last!.medianNanoseconds) / Double(max(1, open.first!.medianNanoseconds)))) |")
+        }
+        return lines
+    }
+
+    /// The targets of `Target.all` that apply to this operation, checked (the "target" column).
     func target(_ operation: Operation, _ result: OperationResult, _ size: SizeResult) -> String {
-        var checks: [String] = []
-        func speed(_ minimum: Double) {
-            checks.append("≥ \(Int(minimum)) MB/s " + (result.megabytesPerSecond >= minimum ? "ok" : "**MISS**"))
-        }
-        // With two jobs or more, round 3's targets for two cores (issue 13); else one core's.
-        let cores = options.jobs >= 2
-        switch operation {
-        case .decode: speed(2000)  // in a fresh process (round 3)
-        case .validate: speed(cores ? 1800 : 1000)
-        case .toJSON:
-            speed(cores ? 550 : 300)
-            if let jq = size.result(.jq) {
-                let ratio = Double(result.medianNanoseconds) / Double(max(1, jq.medianNanoseconds))
-                checks.append(String(format: "÷ jq %.3f (≤ 0.1 ", ratio) + (ratio <= 0.1 ? "ok)" : "**MISS**)"))
-            }
-        case .fromJSON: speed(cores ? 350 : 150)
-        case .openOne: checks.append("< 50 ms " + (result.seconds < 0.05 ? "ok" : "**MISS**"))
-        case .toSQLite:
-            if let json = size.result(.toJSON) {
-                let ratio = Double(result.medianNanoseconds) / Double(max(1, json.medianNanoseconds))
-                checks.append(String(format: "≤ 3× → json (%.1f×) ", ratio) + (ratio <= 3 ? "ok" : "**MISS**"))
-            }
-        default: break
-        }
-        if operation.isConversion {
-            let budget = result.inputBytes + size.data.largestElement + Self.slackBytes
-            checks.append("RSS ≤ \(mb(budget)) " + (result.medianPeakRSS <= budget ? "ok" : "**MISS**"))
-        }
-        return checks.joined(separator: "; ")
+        checks(operation, result, size).map { check in
+            check.bound + (check.met ? " ok" : " **missed** (\(check.measured))")
+        }.joined(separator: "; ")
+    }
+
+    /// Every target that applies to `operation` with this run's jobs, checked against `result`.
+    func checks(_ operation: Operation, _ result: OperationResult, _ size: SizeResult) -> [Target.Check] {
+        Target.applying(to: operation, jobs: options.jobs).compactMap { $0.check(result, in: size, format: self) }
     }
 
     func mb(_ bytes: Int) -> String {

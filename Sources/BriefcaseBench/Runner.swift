@@ -9,6 +9,10 @@ struct Options {
     var seed: UInt64 = 1
     var scratch = "/tmp/briefcase-bench"
     var out: String?
+    /// Where to write Benchmarks.md (`--markdown FILE`), or nil.
+    var markdown: String?
+    /// The bench's arguments as given, for Benchmarks.md's command line.
+    var arguments: [String] = []
     var operations: [Operation] = Operation.allCases
     var keepData = false
     var profile = Generator.Profile.standard
@@ -89,6 +93,16 @@ struct Runner {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         if let data = try? encoder.encode(sizes) { try? data.write(to: URL(fileURLWithPath: outDir + "/results.json")) }
         System.log("results written to \(outDir)/results.md and results.json")
+        if let markdown = options.markdown {
+            let file = BenchmarksFile(report: report, arguments: options.arguments,
+                                      commit: BenchmarksFile.commit(excluding: markdown), date: BenchmarksFile.now())
+            do {
+                try file.text().write(toFile: markdown, atomically: true, encoding: .utf8)
+            } catch {
+                System.fail("cannot write \(markdown): \(error)")
+            }
+            System.log("Benchmarks written to \(markdown)")
+        }
     }
 
     func measure(size: Int) -> SizeResult {

@@ -38,8 +38,8 @@ enum System {
     }
 
     /// Runs `arguments[0]` with `arguments`, standard output captured (standard error passed
-    /// through, or to /dev/null with `quiet`). Returns the exit status and what it printed.
-    static func run(_ arguments: [String], stdoutTo path: String? = nil) -> (status: Int32, output: String) {
+    /// through, or to /dev/null with `quietErrors`). Returns the exit status and what it printed.
+    static func run(_ arguments: [String], stdoutTo path: String? = nil, quietErrors: Bool = false) -> (status: Int32, output: String) {
         var pipeFDs: [Int32] = [0, 0]
         if path == nil { precondition(pipe(&pipeFDs) == 0, "pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -52,6 +52,7 @@ enum System {
             posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
             posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
         }
+        if quietErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }

@@ -3,6 +3,7 @@
 //
 //     swift run -c release briefcase-bench --size 100MB
 //     swift run -c release briefcase-bench --sizes 10MB,100MB,1GB --runs 5 --seed 1 --out DIR
+//     swift run -c release briefcase-bench --size 10MB --runs 3 --markdown Benchmarks.md
 //
 // Every measured run is a child process (this executable, `measure` subcommand), so each figure
 // has its own peak resident memory. Generated data goes to a scratch folder (default
@@ -18,13 +19,14 @@ import Foundation
 
 let usage = """
 usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
-                       [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
+                       [--markdown FILE] [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
                        [--profile default|delta-heavy] [--jobs N]
        briefcase-bench generate --size SIZE [--seed S] [--profile P] --output FILE [--meta FILE]
        briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify] [--jobs N]
 
 SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 --seed 1,
---scratch /tmp/briefcase-bench, --out SCRATCH/results, no --snapshot-limit (to-snapshot, the
+--scratch /tmp/briefcase-bench, --out SCRATCH/results (results.md and results.json), no --markdown
+(FILE: Benchmarks.md, the figures with the machine, commit, date and every target, ok or missed), no --snapshot-limit (to-snapshot, the
 slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
 of the six tables with a delta has a pending change, plus a quarter as many inserts), --jobs 1
 (elements decoded at once by validate, to-json, to-snapshot, to-folder and json → dabriefcase, as `briefcase --jobs`).
@@ -142,6 +144,8 @@ default:
     if let seed = arguments.int("seed") { options.seed = UInt64(seed) }
     if let scratch = arguments.values["scratch"] { options.scratch = scratch }
     options.out = arguments.values["out"]
+    options.markdown = arguments.values["markdown"]
+    options.arguments = Array(argv.dropFirst())
     if let ops = arguments.values["ops"] {
         options.operations = ops.split(separator: ",").map { name in
             guard let operation = Operation(rawValue: String(name)) else { System.fail("--ops: unknown operation '\(name)'") }

@@ -3,10 +3,19 @@ import Foundation
 import Testing
 @testable import BriefcaseRecords
 
-/// The README's "Link the library" snippets are compiled here and in Examples/RecordsExample:
-/// each region between `// MARK: README "Link the library": …` and `// MARK: end` must appear
-/// in README.md as written (dedented), so the README cannot drift from code that builds.
+/// The documentation's BriefcaseRecords snippets — the README's, and the DocC article's — run on
+/// fixtures: each region between `// MARK: snippet of FILE` and `// MARK: end` must appear in
+/// FILE as written (dedented). DocumentationTests type-checks each snippet whole with its imports;
+/// here its statements run and what they do is checked.
 struct ReadmeSnippetTests {
+    // MARK: snippet of README.md
+    struct Entry: Codable {
+        var ID: Int64?          // Optional: the field may be NULL
+        var Name: String?
+        var Score: Double?
+    }
+    // MARK: end
+
     struct Customer: Codable, Equatable {
         var id: Int64
         var name: String
@@ -14,21 +23,44 @@ struct ReadmeSnippetTests {
         var since: Date?
     }
 
-    @Test func snippetsCompileAndRun() throws {
+    @Test func readmeSnippetReadsEditsAndSaves() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/nulls.daBriefcase"
+        try FileManager.default.copyItem(atPath: SamplePaths.fixtures.appendingPathComponent("nulls.daBriefcase").path, toPath: path)
+        let before = try RecordBriefcase(path: path).table("Mixed")
+        // MARK: snippet of README.md
+        let briefcase = try RecordBriefcase(path: path)
+        var table = try briefcase.table("Mixed")
+        let entries = try table.rows(as: Entry.self)            // current rows: the pending changes applied
+        print(table.fields.map(\.name), entries.count)
+
+        try table.update(key: ["ID": 1], setting: ["Name": "renamed"])   // recorded as a pending change
+        try briefcase.setTable(table)                           // check the delta, hand the table back
+        try briefcase.save()                                    // only this table is written anew
+        // MARK: end
+        #expect(entries.count == (try before.rows(as: Entry.self)).count)
+        let saved = try RecordBriefcase(path: path).table("Mixed")
+        #expect(try saved.rows(as: Entry.self).first { $0.ID == 1 }?.Name == "renamed")
+        #expect(saved.changes.count == before.changes.count + 1, "the edit is one more pending change")
+        #expect(try saved.rows(as: Entry.self, .stored).map(\.Name) == (try before.rows(as: Entry.self, .stored)).map(\.Name),
+                "the stored rows stay as they were")
+    }
+
+    @Test func articleSnippetsCompileAndRun() throws {
         let scratch = try Scratch()
         let path = scratch.path + "/Customers.daBriefcase"
         let customers = [Customer(id: 1, name: "Ada", balance: Decimal(string: "10.50")!, since: nil),
                          Customer(id: 2, name: "Grace", balance: 0, since: Date(timeIntervalSince1970: 0))]
-        // MARK: README "Link the library": new table
-        let briefcase = RecordBriefcase(newAt: path)               // kind: .folder for a folder
+        // MARK: snippet of Sources/BriefcaseRecords/BriefcaseRecords.docc/BriefcaseRecords.md
+        let briefcase = RecordBriefcase(newAt: path)                       // kind: .folder for a folder
         let table = try RecordTable(name: "Customers", rows: customers, primaryKey: ["id"])
         try briefcase.setTable(table)
         try briefcase.save()
         // MARK: end
         #expect(try RecordBriefcase(path: path).table("Customers").rows(as: Customer.self) == customers)
 
+        // MARK: snippet of Sources/BriefcaseRecords/BriefcaseRecords.docc/BriefcaseRecords.md
         var seen: [Customer] = []
-        // MARK: README "Link the library": large tables
         for result in try briefcase.storedRecords(of: "Customers") {   // one row in memory at a time
             let customer = try result.get().decode(as: Customer.self)
             seen.append(customer)
@@ -36,7 +68,7 @@ struct ReadmeSnippetTests {
         // MARK: end
         #expect(seen == customers)
 
-        // MARK: README "Link the library": errors
+        // MARK: snippet of Sources/BriefcaseRecords/BriefcaseRecords.docc/BriefcaseRecords.md
         do {
             let record = try briefcase.table("Customers").record(at: 0)
             _ = try record.value("balance", as: Bool.self)
@@ -49,35 +81,9 @@ struct ReadmeSnippetTests {
         }
     }
 
-    @Test func readmeHoldsEverySnippet() throws {
-        let readme = try String(contentsOf: SamplePaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let sources = ["Tests/BriefcaseRecordsTests/ReadmeSnippetTests.swift", "Examples/RecordsExample/Sources/RecordsExample/main.swift"]
-        var count = 0
-        for source in sources {
-            let text = try String(contentsOf: SamplePaths.repository.appendingPathComponent(source), encoding: .utf8)
-            for snippet in Self.snippets(in: text) {
-                #expect(readme.contains(snippet), "README.md lacks this snippet of \(source):\n\(snippet)")
-                count += 1
-            }
-        }
-        #expect(count == 6)
-    }
-
-    /// The marked regions of `text`, each dedented by its first line's indentation.
-    static func snippets(in text: String) -> [String] {
-        var result: [String] = [], current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("// MARK: README \"Link the library\"") {
-                current = []
-            } else if trimmed == "// MARK: end", let lines = current {
-                let indent = lines.first?.prefix { $0 == " " }.count ?? 0
-                result.append(lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n"))
-                current = nil
-            } else if current != nil {
-                current!.append(line)
-            }
-        }
-        return result
+    @Test func theDocumentationHoldsEveryRegion() throws {
+        let (missing, count) = try DocumentedSnippets.missing(from: "Tests/BriefcaseRecordsTests/ReadmeSnippetTests.swift")
+        for region in missing { Issue.record("\(region.file) lacks this snippet:\n\(region.text)") }
+        #expect(count == 5)
     }
 }

@@ -8,33 +8,27 @@
 import BriefcaseRecords
 import Foundation
 
-// MARK: README "Link the library": reading
 struct Entry: Codable {
     var ID: Int64?          // Optional: the field may be NULL
     var Name: String?
     var Score: Double?
 }
-// MARK: end
 
 func run(_ path: String) throws {
-    // MARK: README "Link the library": opening
     let briefcase = try RecordBriefcase(path: path)        // or RecordBriefcase(url: url)
     print("tables:", briefcase.tableNames.joined(separator: ", "))
     var table = try briefcase.table("Mixed")
     for field in table.fields { print("  \(field.name): \(field.typeName)") }
     let entries = try table.rows(as: Entry.self)           // the pending changes applied
-    // MARK: end
     print("read \(entries.count) rows of \(table.name), key \(table.keyFields):")
     for entry in entries { print("  ", entry) }
 
-    // MARK: README "Link the library": editing
     try table.update(key: ["ID": 1], setting: ["Name": "renamed"])
     var third = entries[2]
     third.Score = 9.5
     try table.update(key: ["ID": 3], to: third)
     try briefcase.setTable(table)                           // check the delta, hand the table back
     try briefcase.save()                                    // only this table is written anew
-    // MARK: end
 
     print("edited two records; pending changes now:")
     let saved = try RecordBriefcase(path: path).table("Mixed")
