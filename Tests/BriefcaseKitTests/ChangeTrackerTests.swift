@@ -190,7 +190,8 @@ struct ChangeTrackerTests {
 
         delta.changes[1].recordID = .max
         var full = ChangeTracker(table: Self.ordersTable, delta: delta)
-        #expect(throws: ChangeTrackingError.self) { try full.insert([.integer(9), nil, nil, nil]) }
+        let exhausted = try #require(throws: ChangeTrackingError.self) { try full.insert([.integer(9), nil, nil, nil]) }
+        #expect(exhausted.kind == .recordIDsExhausted && exhausted.row == nil && exhausted.column == nil, "\(exhausted)")
         #expect(full.delta == delta)
     }
 
@@ -208,7 +209,10 @@ struct ChangeTrackerTests {
         var tracker = ChangeTracker(table: table, delta: nil)
         try tracker.update(at: 1, to: [.integer(2)])
         #expect(tracker.rows == [[.integer(1)], [.integer(2)]])
-        #expect(throws: ChangeTrackingError.self) { try tracker.verify() }
+        // Replayed, the update's old values (A = 1) match both rows, so it is not applied: the
+        // replayed rows differ from the edited ones at row 1.
+        let error = try #require(throws: ChangeTrackingError.self) { try tracker.verify() }
+        #expect(error.kind == .notReplayable && error.row == 1 && error.message.contains("update matches 2 rows"), "\(error)")
         #expect((try? tracker.position(ofKey: [.integer(1)])) == nil, "no key")
     }
 }

@@ -25,10 +25,15 @@ import Testing
         #expect(try encodeAny(decoded) == bytes)
     }
 
-    @Test(arguments: TestPaths.damagedFixtureNames)
-    func damagedFixturesDoNotDecode(name: String) throws {
+    /// Decoded as a document too (not only by the file codec), each damaged fixture fails with the
+    /// kind and at the offset worked out by hand in `DamageTests.damagedExpectations`.
+    @Test(arguments: DamageTests.damagedExpectations.indices)
+    func damagedFixturesDoNotDecode(index: Int) throws {
+        let (name, kind, offset, element) = DamageTests.damagedExpectations[index]
         let bytes = try TestPaths.fixture(name)
-        #expect(throws: BriefcaseError.self) { try BriefcaseFileCodec.decode(bytes) }
+        var warnings: [DecodingWarning] = []
+        let error = try #require(throws: BriefcaseError.self) { try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings) }
+        #expect(error.kind == kind && error.offset == offset && error.element == element, "\(name): \(error)")
     }
 
     // MARK: Generator and README in sync
@@ -48,10 +53,7 @@ import Testing
 
     /// Runs the built `briefcase-fixtures` into a temporary folder and compares every file.
     @Test func committedFixturesEqualAFreshGeneratorRun() throws {
-        guard let tool = Self.generatorExecutable() else {
-            Issue.record("briefcase-fixtures executable not found next to the test bundle; build it with `swift build`")
-            return
-        }
+        let tool = try #require(Self.generatorExecutable(), "briefcase-fixtures executable not found next to the test bundle; build it with `swift build`")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("briefcase-fixtures-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()

@@ -123,9 +123,9 @@ import Testing
         Self.expectClean(Self.validate(bytes, name.hasSuffix(".bin2") ? .bin2 : .dabriefcase), "\(name)")
     }
 
-    @Test(arguments: TestPaths.sampleNames)
+    @Test(.enabled(if: TestPaths.samplesPresent, "../shared/briefcase-samples is absent"), arguments: TestPaths.sampleNames)
     func realSamplesAreClean(name: String) throws {
-        guard let bytes = TestPaths.sample(name) else { return }
+        let bytes = try #require(TestPaths.sample(name))
         let report = Self.validate(bytes)
         Self.expectClean(report, "\(name)")
         #expect(report.encoding == "gbk")
@@ -507,8 +507,10 @@ import Testing
         #expect(report.errors.last?.message.contains("T.daBriefcase") == true)
     }
 
-    @Test func missingFolderIsAnIOError() {
-        #expect(throws: BriefcaseError.self) { try Validator.validateFolder(at: "/nonexistent/\(UUID().uuidString)") }
+    @Test func missingFolderIsAnIOError() throws {
+        let path = "/nonexistent/\(UUID().uuidString)"
+        let error = try #require(throws: BriefcaseError.self) { try Validator.validateFolder(at: path) }
+        #expect(error.kind == .io && error.file == path && error.message.hasPrefix("cannot list the folder"), "\(error)")
     }
 }
 
