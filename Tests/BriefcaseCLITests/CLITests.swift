@@ -192,16 +192,33 @@ struct CLITests {
         }
     }
 
-    /// Damaged fixtures: exit 1 with a message naming the offset, never a crash.
+    /// Where each damaged fixture is damaged, worked out by hand from its layout (`damagedBase` in
+    /// Sources/FixtureMaker/main.swift: 24 index position, 33 row count, rows from 65).
+    static let damagedOffsets = [
+        "damaged-truncated-file.daBriefcase": 24, "damaged-index-position.daBriefcase": 24, "damaged-row-count.daBriefcase": 33,
+        "damaged-truncated-row.daBriefcase": 83, "damaged-type-200.daBriefcase": 70, "damaged-type-0.daBriefcase": 70,
+    ]
+
+    /// Damaged fixtures: `convert` exits 1 with one line naming the file and the offset, writing
+    /// nothing. `info` reads the header, the index and each element's head and counts, no row: it
+    /// refuses the same way when the damage is there, and lists the table when it is in a row.
     @Test func damagedFixturesAreRejected() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasPrefix("damaged") }
-        #expect(!names.isEmpty)
-        for name in names {
-            let result = try Self.run(["info", Self.fixtures.appendingPathComponent(name).path])
-            let converted = try Self.run(["convert", Self.fixtures.appendingPathComponent(name).path, "-", "--to", "json"])
-            #expect(converted.status == 1, "\(name): \(converted.stderr)")
-            #expect(converted.stderr.contains("offset"), "\(name): \(converted.stderr)")
-            #expect(result.status == 0 || result.status == 1, "\(name)")
+        #expect(Set(names) == Set(Self.damagedOffsets.keys))
+        for (name, offset) in Self.damagedOffsets {
+            let path = Self.fixtures.appendingPathComponent(name).path
+            func expectRefused(_ result: Result, _ command: String) {
+                #expect(result.status == 1 && result.stdout.isEmpty, "\(command) \(name): exit \(result.status) \(result.stderr)")
+                #expect(result.stderr.hasPrefix("briefcase: \(path): ") && result.stderr.contains("offset \(offset): ")
+                        && result.stderr.filter { $0 == "\n" }.count == 1, "\(command) \(name): \(result.stderr)")
+            }
+            expectRefused(try Self.run(["convert", path, "-", "--to", "json"]), "convert")
+            let info = try Self.run(["info", path])
+            if offset < 65 {
+                expectRefused(info, "info")
+            } else {
+                #expect(info.status == 0 && info.text.contains("  T: 2 rows, 2 fields"), "info \(name): \(info.stderr)")
+            }
         }
     }
 }

@@ -162,8 +162,9 @@ import DatastoreKit
 
     /// Set `BRIEFCASE_STREAM_ELEMENTS` to a briefcase file to stream it from disk into a byte
     /// counter (run alone under `/usr/bin/time -v` to see the peak memory of that path).
-    @Test func aLargeBriefcaseFromDisk() throws {
-        guard let path = ProcessInfo.processInfo.environment["BRIEFCASE_STREAM_ELEMENTS"] else { return }
+    @Test(.enabled(if: environment("BRIEFCASE_STREAM_ELEMENTS") != nil, "BRIEFCASE_STREAM_ELEMENTS names no briefcase to stream"))
+    func aLargeBriefcaseFromDisk() throws {
+        let path = try #require(Self.environment("BRIEFCASE_STREAM_ELEMENTS"))
         let start = Date()
         let elements = try BriefcaseElements.open(path, as: .dabriefcase)
         let result = try SnapshotExport.stream(elements, into: CountingSink(), encoding: nil)
@@ -173,13 +174,16 @@ import DatastoreKit
 
     /// Set `BRIEFCASE_STREAM_COMPARE` to a briefcase file (e.g. the bench's 10MB one): streamed from
     /// disk and imported, it must give the file back byte for byte.
-    @Test func aLargeBriefcaseFromTheEnvironmentComesBack() throws {
-        guard let path = ProcessInfo.processInfo.environment["BRIEFCASE_STREAM_COMPARE"] else { return }
+    @Test(.enabled(if: environment("BRIEFCASE_STREAM_COMPARE") != nil, "BRIEFCASE_STREAM_COMPARE names no briefcase to compare"))
+    func aLargeBriefcaseFromTheEnvironmentComesBack() throws {
+        let path = try #require(Self.environment("BRIEFCASE_STREAM_COMPARE"))
         let elements = try BriefcaseElements.open(path, as: .dabriefcase)
         let result = try SnapshotExport.stream(elements, into: ArraySink(), encoding: nil)
         let back = try SnapshotImport(parsing: result.sink.bytes)
         #expect(try back.document.encode() == FileIO.read(path))
     }
+
+    static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
 }
 
 /// Counts what is written, and keeps nothing.

@@ -1,6 +1,7 @@
 import JSONCore
 @testable import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseTestSupport
 import Foundation
 import Testing
 
@@ -101,7 +102,7 @@ import Testing
         var expected = ""
         do { _ = try atOnce(table) } catch let error as BriefcaseError { expected = error.description }
         #expect(expected.contains("row 12000"))
-        guard case .failure(let error) = parts.encode(.table(table), jobs: jobs) else { Issue.record("no error"); return }
+        let error = try #require(throws: BriefcaseError.self) { try parts.encode(.table(table), jobs: jobs).get() }
         #expect(error.description == expected)
     }
 
@@ -126,9 +127,7 @@ import Testing
         // Rows kept as bytes (as decoded) go the same way.
         let stored = try BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(table)]))).encode()
         var warnings: [DecodingWarning] = []
-        guard case .table(let decoded) = try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0] else {
-            Issue.record("no table"); return
-        }
+        let decoded = try #require(try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0].asTable)
         #expect(try written(decoded, rowJobs: jobs).bytes == (try written(table, rowJobs: 1).bytes))
         // Invalid UTF-8 in the fourth range only.
         var invalid = table
@@ -161,9 +160,7 @@ import Testing
         })
         let stored = try BriefcaseDocument(container: .bin2, file: BriefcaseFile(stream: Bin2Stream(elements: [.table(values)]))).encode()
         var warnings: [DecodingWarning] = []
-        guard case .table(let table) = try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0] else {
-            Issue.record("no table"); return
-        }
+        let table = try #require(try BriefcaseDocument.decode(stored, as: .bin2, warnings: &warnings).file.stream.elements[0].asTable)
         // 40 rows of 100 017 bytes (mask, integer, length, blob): 10 to a part of 1 MiB.
         #expect(JSONElementParts.parts(of: table) == [0 ..< 10, 10 ..< 20, 20 ..< 30, 30 ..< 40])
         func written(rowJobs: Int) throws -> [UInt8] {

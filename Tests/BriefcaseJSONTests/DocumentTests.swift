@@ -110,10 +110,11 @@ struct DocumentTests {
         #expect(text.contains(#"[{"bytes": "1tC5+g=="}, {"utf16le": "AdgAAA=="}, {"oleDate": 45000.12345678901}, {"byte": 255}, {"decimalBytes": "AQAAAAAAAAAAAAAAAQACAA=="}, "NaN:7ff8000000000001", "-Infinity", -0.0]"#))
         let back = try JSONDocumentDecoder().decode(Array(text.utf8))
         #expect(try back.encode() == document.encode())
-        guard case .table(let table) = back.file.stream.elements[0], case .float(let nan) = table.rows[0][5]!,
-              case .singleFloat(let zero) = table.rows[0][7]! else { Issue.record("wrong shape"); return }
-        #expect(nan.bitPattern == 0x7ff8_0000_0000_0001)
-        #expect(zero.bitPattern == 0x8000_0000)
+        let read = try #require(back.file.stream.elements[0].asTable).rows[0]
+        let nan: Double? = if case .float(let nan)? = read[5] { nan } else { nil }
+        let zero: Float? = if case .singleFloat(let zero)? = read[7] { zero } else { nil }
+        #expect(try #require(nan).bitPattern == 0x7ff8_0000_0000_0001)
+        #expect(try #require(zero).bitPattern == 0x8000_0000)
     }
 
     @Test func readableForms() throws {
@@ -133,22 +134,24 @@ struct DocumentTests {
     }
 
     @Test func errorsNameThePath() throws {
-        var text = Self.exampleJSON.replacingOccurrences(of: "[7, \"Hi\"]", with: "[7.5, \"Hi\"]")
-        #expect { try JSONDocumentDecoder().decode(Array(text.utf8)) } throws: { error in
-            (error as? BriefcaseError)?.message.hasPrefix("$.elements[1].rows[0][0]:") == true
+        // Each error's kind, and its message starting with the JSON path of what is wrong.
+        let wrong: [(from: String, to: String, kind: BriefcaseError.Kind, path: String, saying: String)] = [
+            ("[7, \"Hi\"]", "[7.5, \"Hi\"]", .invalidData, "$.elements[1].rows[0][0]: ", "7.5"),
+            ("\"version\": 1", "\"version\": 2", .unsupported, "$.version: ", "version 2 is not supported"),
+            ("[[\"Name\", \"ID\"]]", "[]", .invalidData, "$.elements[1].schema.fields[0]: ", "expected 1 items"),
+        ]
+        for (from, to, kind, path, saying) in wrong {
+            let text = Self.exampleJSON.replacingOccurrences(of: from, with: to)
+            let error = #expect(throws: BriefcaseError.self, "\(to)") { try JSONDocumentDecoder().decode(Array(text.utf8)) }
+            #expect(error?.kind == kind && error?.message.hasPrefix(path) == true && error?.message.contains(saying) == true,
+                    "\(to): \(String(describing: error))")
         }
-        text = Self.exampleJSON.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
-        #expect(throws: BriefcaseError.self) { try JSONDocumentDecoder().decode(Array(text.utf8)) }
-        text = Self.exampleJSON.replacingOccurrences(of: "[[\"Name\", \"ID\"]]", with: "[]")
-        #expect { try JSONDocumentDecoder().decode(Array(text.utf8)) } throws: { error in
-            (error as? BriefcaseError)?.message.contains("expected 1 items") == true
-        }
-        // Truncated documents are JSON errors with an offset.
+        // Truncated documents are JSON errors at the offset where the input ends.
         let bytes = Array(Self.exampleJSON.utf8)
         for length in stride(from: 0, to: bytes.count - 2, by: 7) {
-            #expect { try JSONDocumentDecoder().decode(Array(bytes[0..<length])) } throws: { error in
-                (error as? BriefcaseError)?.offset != nil
-            }
+            let error = #expect(throws: BriefcaseError.self, "length \(length)") { try JSONDocumentDecoder().decode(Array(bytes[0..<length])) }
+            #expect(error?.kind == .invalidData && error?.offset == length && error?.message.contains("not valid JSON: unexpected end of input") == true,
+                    "length \(length): \(String(describing: error))")
         }
     }
 }

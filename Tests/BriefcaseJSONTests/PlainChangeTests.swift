@@ -20,7 +20,7 @@ import BriefcaseTestSupport
             var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: codePage)
             guard (try? encoder.encode(document)) != nil, (try? encoder.writer.flush()) != nil else { continue }
             let parsed = try JSONParser.parse(encoder.writer.sink.bytes)
-            guard case .array(let elements)? = parsed["elements"] else { Issue.record("no elements"); continue }
+            let elements = try #require(parsed["elements"]?.arrayValue, "no elements")
             for (element, model) in zip(elements, document.file.stream.elements) {
                 guard case .delta(let delta) = model, case .array(let changes)? = element["changes"] else { continue }
                 let types = delta.loggedFields.map(\.type)

@@ -95,7 +95,7 @@ struct PreparedBinaryElementTests {
         _ = try BriefcaseElements(bytes: original, as: .dabriefcase).read(into: &encoder, encoding: nil, skipDamaged: false)
         try encoder.writer.flush()
         let parsed = try JSONDocumentDecoder().decode(encoder.writer.sink.bytes).file.stream.elements[0]
-        guard case .table(let parsedTable) = parsed else { Issue.record("no table"); return }
+        let parsedTable = try #require(parsed.asTable)
         let apart = try Bin2Encoder.encodeAhead(parsed, into: [])
         // Each row: the NULL mask (1 byte), the integer (4) and the length-prefixed text (4 + its bytes).
         let rowBytes = (0 ..< 50).reduce(0) { $0 + 1 + 4 + 4 + "row \($1)".utf8.count }

@@ -144,8 +144,8 @@ import Testing
         var encoder = JSONDocumentEncoder(sink: ArraySink(), codePage: .utf8)
         _ = try elements.read(into: &encoder, encoding: nil, skipDamaged: false)
         let sink = encoder.writer.sink
-        guard case .object(var expected) = try JSONParser.parse(try ExpectedFiles.json(of: name)),
-              let fixtureElements = expected["elements"]?.arrayValue else { Issue.record("\(name): not an object"); return }
+        var expected = try #require(try JSONParser.parse(try ExpectedFiles.json(of: name)).objectValue, "\(name): not an object")
+        let fixtureElements = try #require(expected["elements"]?.arrayValue, "\(name): no elements")
         expected["elements"] = .array(order.map { fixtureElements[$0] })
         #expect(try JSONParser.parse(sink.bytes) == .object(expected), "\(name)")
     }

@@ -68,7 +68,8 @@ struct BriefcaseSetTableTests {
         var b = try briefcase.table(at: 1)
         b.delta = Delta(name: "B", loggedFields: [LoggedField(name: "ID", type: .integer)], changes: [delta])
         try briefcase.setTable(b, at: 1)
-        #expect(throws: BriefcaseError.self) { try briefcase.setTable(b, at: 2) }
+        let error = try #require(throws: BriefcaseError.self) { try briefcase.setTable(b, at: 2) }
+        #expect(error.kind == .invalidModel && error.message.hasPrefix("no table at index 2") && error.file == path, "\(error)")
         try briefcase.write()
         let order = try BriefcaseElements.open(path, as: .dabriefcase).elements.map { "\($0.kind == .table ? "t" : "d") \($0.label)" }
         #expect(order == ["t A", "d A", "d B", "t B"])

@@ -52,7 +52,9 @@ import Testing
     @Test func aRangeOutsideTheSpoolIsAnError() {
         let spool = ByteSpool()
         spool.append([1, 2, 3])
-        #expect(throws: BriefcaseError.self) { try spool.bytes(2..<4) }
-        #expect(throws: BriefcaseError.self) { try spool.bytes(-1..<1) }
+        for range in [2..<4, -1..<1] {
+            let error = #expect(throws: BriefcaseError.self, "\(range)") { try spool.bytes(range) }
+            #expect(error?.kind == .invalidModel && error?.message.contains("bytes \(range) asked of a spool of 3") == true, "\(String(describing: error))")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseKit
 
@@ -22,8 +23,8 @@ import Testing
         let b = Value.decimal(Decimal96(low: 12345, mid: 0, high: 0, flags: 2 << 16))
         let c = Value.decimal(Decimal96(low: 12345, mid: 0, high: 0, flags: 3 << 16))
         #expect(a == b && a != c && a.hashValue == b.hashValue)
-        guard case .decimal(let d) = a else { Issue.record("not a decimal"); return }
-        #expect(d.description == "123.45")
+        let decimal: Decimal96? = if case .decimal(let d) = a { d } else { nil }
+        #expect(try #require(decimal).description == "123.45")
         #expect(a.fits(.decimal) && !a.fits(.blob))
     }
 
@@ -100,7 +101,7 @@ import Testing
         }
         let (stream, warnings) = try decodeBin2(bytes)
         #expect(warnings.count == 1) // the padding bit of row 1
-        guard case .table(let table) = stream.elements.first else { Issue.record("no table"); return }
+        let table = try #require(stream.elements.first?.asTable)
         #expect(table.rows.count == 2)
         var found: [Int] = []
         for row in table.rows {

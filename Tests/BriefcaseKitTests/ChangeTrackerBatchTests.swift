@@ -79,9 +79,11 @@ struct ChangeTrackerBatchTests {
         let (table, delta) = Self.table(10, keyed: true, reduced: false, using: &random)
         var tracker = ChangeTracker(table: table, delta: delta)
         let before = tracker.delta
-        #expect(throws: ChangeTrackingError.self) {
+        let error = try #require(throws: ChangeTrackingError.self) {
             try tracker.record(updates: [(0, [.integer(0), .wide("x")])], deletes: [1, 1], inserts: [])
         }
+        // The second delete of row 1 is the one refused.
+        #expect(error.kind == .noSuchRow && error.row == 1 && error.column == nil, "\(error)")
         #expect(tracker.delta == before && !tracker.hasEdits)
     }
 }

@@ -51,19 +51,25 @@ struct ChangeTrackerTests {
         #expect(try tracker.change(forRowAt: 1) == nil)
     }
 
+    /// What `edit` of `tracker` is refused as: the kind, and the row and column the error names
+    /// ("-" for none); nil when it is done.
+    static func refusal(_ tracker: inout ChangeTracker, _ edit: (inout ChangeTracker) throws(ChangeTrackingError) -> Void) -> String? {
+        do throws(ChangeTrackingError) { try edit(&tracker); return nil } catch {
+            return "\(error.kind) row \(error.row.map(String.init) ?? "-") column \(error.column.map(String.init) ?? "-")"
+        }
+    }
+
     @Test func editsThatCannotBeLoggedAreRefusedAndChangeNothing() throws {
         var tracker = ChangeTracker(table: Self.orders, delta: nil)
-        func kind(_ edit: (inout ChangeTracker) throws -> Void) -> ChangeTrackingError.Kind? {
-            do { try edit(&tracker); return nil } catch { return (error as? ChangeTrackingError)?.kind }
-        }
-        #expect(kind { try $0.update(at: 0, setting: [3: .ansiString("x")]) } == .notLogged)
-        #expect(kind { try $0.insert([.integer(5), nil, nil, .ansiString("x")]) } == .notLogged)
-        #expect(kind { try $0.insert([.wide("5"), nil, nil, nil]) } == .valueDoesNotFit)
-        #expect(kind { try $0.insert([.integer(1 << 40), nil, nil, nil]) } == .valueDoesNotFit)
-        #expect(kind { try $0.insert([.integer(5)]) } == .rowWidth)
-        #expect(kind { try $0.update(at: 3, setting: [1: nil]) } == .noSuchRow)
-        #expect(kind { try $0.delete(at: -1) } == .noSuchRow)
-        #expect(kind { _ = try $0.position(ofKey: [.integer(9)]) } == .keyMatches)
+        // Each refusal names its kind, its row (an insert: the row it would be, 3) and column.
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.update(at: 0, setting: [3: .ansiString("x")]) } == "notLogged row 0 column 3")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.insert([.integer(5), nil, nil, .ansiString("x")]) } == "notLogged row 3 column 3")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.insert([.wide("5"), nil, nil, nil]) } == "valueDoesNotFit row 3 column 0")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.insert([.integer(1 << 40), nil, nil, nil]) } == "valueDoesNotFit row 3 column 0")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.insert([.integer(5)]) } == "rowWidth row 3 column -")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.update(at: 3, setting: [1: nil]) } == "noSuchRow row 3 column -")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.delete(at: -1) } == "noSuchRow row -1 column -")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in _ = try t.position(ofKey: [.integer(9)]) } == "keyMatches row - column -")
         #expect(tracker.pendingDelta == nil)
         #expect(!tracker.hasEdits)
         #expect(tracker.rows == Self.orders.rows)
@@ -81,12 +87,11 @@ struct ChangeTrackerTests {
                                                          LoggedField(name: "Amount", type: .currency)],
                           keyFields: ["ID"], reducedDeltaFlag: 0, changes: [])
         var tracker = ChangeTracker(table: Self.orders, delta: delta)
-        func kind(_ edit: (inout ChangeTracker) throws -> Void) -> ChangeTrackingError.Kind? {
-            do { try edit(&tracker); return nil } catch { return (error as? ChangeTrackingError)?.kind }
-        }
-        #expect(kind { try $0.update(at: 0, setting: [2: Self.money(11)]) } == .valueDoesNotFit, "the old Name, wide")
-        #expect(kind { try $0.delete(at: 1) } == .valueDoesNotFit)
-        #expect(kind { try $0.insert([.integer(4), .wide("Dee"), Self.money(40), nil]) } == .valueDoesNotFit)
+        // Each refusal names Name (column 1).
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.update(at: 0, setting: [2: Self.money(11)]) } == "valueDoesNotFit row 0 column 1",
+                "the old Name, wide")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.delete(at: 1) } == "valueDoesNotFit row 1 column 1")
+        #expect(Self.refusal(&tracker) { (t) throws(ChangeTrackingError) in try t.insert([.integer(4), .wide("Dee"), Self.money(40), nil]) } == "valueDoesNotFit row 3 column 1")
         #expect(!tracker.hasEdits)
         #expect(tracker.rows == Self.orders.rows)
         try tracker.insert([.integer(4), nil, Self.money(40), nil])  // (a NULL Name fits any type)
@@ -190,7 +195,8 @@ struct ChangeTrackerTests {
 
         delta.changes[1].recordID = .max
         var full = ChangeTracker(table: Self.ordersTable, delta: delta)
-        #expect(throws: ChangeTrackingError.self) { try full.insert([.integer(9), nil, nil, nil]) }
+        let exhausted = try #require(throws: ChangeTrackingError.self) { try full.insert([.integer(9), nil, nil, nil]) }
+        #expect(exhausted.kind == .recordIDsExhausted && exhausted.row == nil && exhausted.column == nil, "\(exhausted)")
         #expect(full.delta == delta)
     }
 
@@ -208,7 +214,10 @@ struct ChangeTrackerTests {
         var tracker = ChangeTracker(table: table, delta: nil)
         try tracker.update(at: 1, to: [.integer(2)])
         #expect(tracker.rows == [[.integer(1)], [.integer(2)]])
-        #expect(throws: ChangeTrackingError.self) { try tracker.verify() }
+        // Replayed, the update's old values (A = 1) match both rows, so it is not applied: the
+        // replayed rows differ from the edited ones at row 1.
+        let error = try #require(throws: ChangeTrackingError.self) { try tracker.verify() }
+        #expect(error.kind == .notReplayable && error.row == 1 && error.message.contains("update matches 2 rows"), "\(error)")
         #expect((try? tracker.position(ofKey: [.integer(1)])) == nil, "no key")
     }
 }

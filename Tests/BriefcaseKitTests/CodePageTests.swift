@@ -377,15 +377,13 @@ private func table(name: ByteString = "Courses", schemaNames: [String]?, descrip
 @Suite struct CodePageRealSampleTests {
     /// The real samples (Data Abstract for .NET on Chinese Windows) store GBK names; the schema's
     /// Name properties are their UTF-8 twins. Skipped when `../shared` is absent.
-    @Test func realSamplesAreGBK() throws {
-        for name in TestPaths.sampleNames {
-            guard let bytes = TestPaths.sample(name) else { continue }
-            let file = try BriefcaseFileCodec.decode(bytes)
-            let detection = CodePage.detect(in: file)
-            #expect(detection.codePage == .gbk, "\(name): \(detection.reason)")
-            let courses = try #require(file.stream.table(named: "CourseInfo"))
-            #expect(courses.fields.contains { CodePage.gbk.decodeReversibly($0.name) == "课程名称" })
-        }
+    @Test(.enabled(if: TestPaths.samplesPresent, "../shared/briefcase-samples is absent"), arguments: TestPaths.sampleNames)
+    func realSamplesAreGBK(name: String) throws {
+        let file = try BriefcaseFileCodec.decode(try #require(TestPaths.sample(name)))
+        let detection = CodePage.detect(in: file)
+        #expect(detection.codePage == .gbk, "\(name): \(detection.reason)")
+        let courses = try #require(file.stream.table(named: "CourseInfo"))
+        #expect(courses.fields.contains { CodePage.gbk.decodeReversibly($0.name) == "课程名称" })
     }
 }
 

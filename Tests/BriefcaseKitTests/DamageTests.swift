@@ -6,23 +6,18 @@ import Testing
 @Suite struct DamageTests {
     static let values: [Int32] = [0x7FFF_FFF0, -1, 0x7FFF_FFFF]
 
-    static func input(_ name: String) throws -> (bytes: [UInt8], bin2: Bool)? {
-        if TestPaths.sampleNames.contains(name) {
-            guard let bytes = TestPaths.sample(name) else { return nil }
-            return (bytes, false)
-        }
+    /// A fixture, or a real sample (the tests that take samples are skipped when they are absent).
+    static func input(_ name: String) throws -> (bytes: [UInt8], bin2: Bool) {
+        if TestPaths.sampleNames.contains(name) { return (try #require(TestPaths.sample(name), "\(name) is absent"), false) }
         return (try TestPaths.fixture(name), name.hasSuffix(".bin2"))
     }
 
-    static var samplesIfPresent: [String] { TestPaths.samplesPresent ? TestPaths.sampleNames : [] }
-
     // MARK: Truncation
 
-    /// Every prefix of every fixture and sample (length 0 ..< count) fails with an offset inside the prefix.
-    @Test(arguments: TestPaths.allFixtureNames + samplesIfPresent)
+    /// Every prefix of every fixture (length 0 ..< count) fails with an offset inside the prefix.
+    @Test(arguments: TestPaths.allFixtureNames)
     func everyTruncatedPrefixFails(name: String) throws {
-        guard let input = try Self.input(name) else { return }
-        let (bytes, bin2) = input
+        let (bytes, bin2) = try Self.input(name)
         var decodedPrefixes: [Int] = []
         var badOffsets: [(Int, Int?)] = []
         for length in 0 ..< bytes.count {
@@ -37,12 +32,15 @@ import Testing
         #expect(badOffsets.isEmpty, "errors without an offset in the prefix: \(badOffsets.prefix(10))")
     }
 
+    /// The same for every prefix of the real samples.
+    @Test(.enabled(if: TestPaths.samplesPresent, "../shared/briefcase-samples is absent"), arguments: TestPaths.sampleNames)
+    func everyTruncatedSamplePrefixFails(name: String) throws { try everyTruncatedPrefixFails(name: name) }
+
     /// The truncated-prefix test mostly fails at the index (it sits at the end), so also cut each
     /// element body short, with the index intact: every shorter body must fail inside the element.
-    @Test(arguments: TestPaths.validFixtureNames + samplesIfPresent)
+    @Test(arguments: TestPaths.validFixtureNames)
     func everyShortenedElementBodyFails(name: String) throws {
-        guard let input = try Self.input(name) else { return }
-        let (bytes, bin2) = input
+        let (bytes, bin2) = try Self.input(name)
         let streamStart = bin2 ? 0 : try BriefcaseFileCodec.readHeader(bytes).dataOffset
         let index = try ElementIndex.read(bytes, streamStart: streamStart)
         var problems: [String] = []
@@ -68,6 +66,10 @@ import Testing
         #expect(problems.isEmpty, "\(problems.prefix(10))")
     }
 
+    /// The same for each element body of the real samples.
+    @Test(.enabled(if: TestPaths.samplesPresent, "../shared/briefcase-samples is absent"), arguments: TestPaths.sampleNames)
+    func everyShortenedSampleElementBodyFails(name: String) throws { try everyShortenedElementBodyFails(name: name) }
+
     // MARK: Overwritten counts, lengths and positions
 
     /// Overwrites every 4-byte window of every fixture with 0x7FFFFFF0, -1 and 0x7FFFFFFF: each
@@ -75,8 +77,7 @@ import Testing
     /// still decodes cleanly (no warnings, absolute positions), re-encoding reproduces it.
     @Test(arguments: TestPaths.allFixtureNames)
     func overwritingAnyFourBytesNeverTraps(name: String) throws {
-        guard let input = try Self.input(name) else { return }
-        let (bytes, bin2) = input
+        let (bytes, bin2) = try Self.input(name)
         let clock = ContinuousClock()
         var slowest: Duration = .zero
         var decoded = 0
@@ -114,8 +115,7 @@ import Testing
     /// names (element positions), which keeps the test fast in debug builds.
     @Test(.enabled(if: TestPaths.samplesPresent, "../shared/briefcase-samples is absent"), arguments: TestPaths.sampleNames)
     func overwritingSampleWordsNeverTraps(name: String) throws {
-        guard let input = try Self.input(name) else { return }
-        let bytes = input.bytes
+        let bytes = try Self.input(name).bytes
         var problems: [String] = []
         for offset in stride(from: 0, through: bytes.count - 4, by: 4) {
             for value in Self.values {

@@ -29,8 +29,9 @@ struct ElementDecodingTests {
         return path
     }
 
-    static func file(of reader: BriefcaseElements) -> RandomAccessFile? {
-        if case .file(let file) = reader.elements[0].source { return file }
+    /// The file element `index` (the first by default) is read from, or nil when it is in memory.
+    static func file(of reader: BriefcaseElements, at index: Int = 0) -> RandomAccessFile? {
+        if case .file(let file) = reader.elements[index].source { return file }
         return nil
     }
 

@@ -32,7 +32,9 @@ struct FolderReplacementTests {
         let finishedPath = finished.path
         let renames = FolderReplacement.Renames(exchange: { _, _ in false },
                                                 move: { from, to in from == finishedPath ? false : rename(from, to) == 0 })
-        #expect(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+        let error = try #require(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+        #expect(error.kind == .io && error.file == destination.path
+                && error.message.hasPrefix("cannot move the new folder into place (the old one was kept)"), "\(error)")
         #expect(try String(contentsOf: destination.appendingPathComponent("Old.daBriefcase"), encoding: .utf8) == "old")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(names == [".a.briefcase.tmp-1", "a.briefcase"], "\(names)") // nothing left aside
@@ -78,7 +80,9 @@ extension FolderReplacementTests {
             }
             let renames = exchange ? FolderReplacement.Renames.system
                 : FolderReplacement.Renames(exchange: { _, _ in false }, move: FolderReplacement.Renames.system.move)
-            #expect(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+            let error = #expect(throws: BriefcaseError.self) { try FolderReplacement.replace(destination.path, with: finished.path, renames: renames) }
+            let why = intruder.isEmpty ? "was replaced by something that is not a folder" : "is not a folder briefcase (it holds '\(intruder)')"
+            #expect(error?.kind == .io && error?.file == destination.path && error?.message.hasPrefix(why) == true, "\(String(describing: error))")
             if intruder.isEmpty {
                 #expect(FileManager.default.contents(atPath: destination.path) == Data("mine".utf8))
             } else {

@@ -160,7 +160,8 @@ import BriefcaseTestSupport
         #expect(try Self.decompressInPieces(streamed, sizes: [65_536]) == data)
         #expect(largestPiece <= GzipCompressor.outputChunkSize)
         #expect(compressor.totalIn == data.count && compressor.totalOut == streamed.count)
-        #expect(throws: BriefcaseError.self) { try compressor.compress([1]) { _ in } }
+        let late = #expect(throws: BriefcaseError.self) { try compressor.compress([1]) { _ in } }
+        #expect(late?.kind == .invalidModel && late?.message.contains("compress after finish") == true, "\(String(describing: late))")
     }
 
     /// A gzip header with modification time 0 and no name: the same input gives the same file.
@@ -171,7 +172,8 @@ import BriefcaseTestSupport
         // The trailer: CRC-32 and length, little-endian.
         #expect(Array(compressed.suffix(8)) == [0xc2, 0x41, 0x24, 0x35, 3, 0, 0, 0])
         #expect(try Gzip.compress(Array("abc".utf8), level: 0).count > 0)
-        #expect(throws: BriefcaseError.self) { try Gzip.compress([], level: 10) }
+        let level = #expect(throws: BriefcaseError.self) { try Gzip.compress([], level: 10) }
+        #expect(level?.kind == .invalidModel && level?.message.contains("level 10 is not between 0 and 9") == true, "\(String(describing: level))")
     }
 
     // MARK: Damage
@@ -236,11 +238,12 @@ import BriefcaseTestSupport
         #expect(trailing?.kind == .invalidData)
         #expect(trailing?.offset == Self.pythonStream.count)
         #expect(trailing?.message.contains("do not start another gzip member") == true)
-        // After an error, the decompressor keeps reporting it.
+        // After an error, the decompressor keeps reporting it: the same error, even for good input.
         let decompressor = try GzipDecompressor()
-        #expect(throws: BriefcaseError.self) { try decompressor.decompress(Array("nope".utf8)) { _ in } }
-        #expect(throws: BriefcaseError.self) { try decompressor.decompress(Self.pythonStream) { _ in } }
-        #expect(throws: BriefcaseError.self) { try decompressor.finish() }
+        let first = try #require(throws: BriefcaseError.self) { try decompressor.decompress(Array("nope".utf8)) { _ in } }
+        #expect(first.kind == .invalidData && first.offset == 0 && first.message.contains("not gzip"), "\(first)")
+        #expect(throws: first) { try decompressor.decompress(Self.pythonStream) { _ in } }
+        #expect(throws: first) { try decompressor.finish() }
     }
 
     // MARK: The bound on the output
@@ -256,7 +259,8 @@ import BriefcaseTestSupport
         // Exactly at the limit is fine; one byte less is not.
         let small = try Gzip.compress(Array(zeros.prefix(1000)))
         #expect(try Gzip.decompress(small, limit: 1000).count == 1000)
-        #expect(throws: BriefcaseError.self) { try Gzip.decompress(small, limit: 999) }
+        let over = #expect(throws: BriefcaseError.self) { try Gzip.decompress(small, limit: 999) }
+        #expect(over?.kind == .invalidData && over?.message.contains("limit of 999 bytes") == true, "\(String(describing: over))")
         // The default: 1000 times the input, within [64 MiB, 16 GiB].
         #expect(Gzip.defaultLimit(compressedCount: 0) == 64 << 20)
         #expect(Gzip.defaultLimit(compressedCount: 1 << 20) == 1000 << 20)
@@ -278,7 +282,9 @@ import BriefcaseTestSupport
         #expect(try Gzip.readFile(path) == data)
         #expect(try Gzip.readPrefix(path, count: 8) == Array(data.prefix(8)))
         #expect(try Gzip.readPrefix(path, count: 0) == [])
-        #expect(throws: BriefcaseError.self) { try Gzip.readFile(path, limit: 1 << 20) }
+        let limited = #expect(throws: BriefcaseError.self) { try Gzip.readFile(path, limit: 1 << 20) }
+        #expect(limited?.kind == .invalidData && limited?.file == path && limited?.message.contains("limit of 1048576 bytes") == true,
+                "\(String(describing: limited))")
 
         // Errors name the file.
         let truncated = dir.appendingPathComponent("cut.gz").path
@@ -288,7 +294,9 @@ import BriefcaseTestSupport
         #expect(cut?.file == truncated)
         #expect(cut?.kind == .truncated)
         #expect(cut?.offset == compressed.count / 2)
-        #expect(throws: BriefcaseError.self) { try Gzip.readFile(dir.appendingPathComponent("missing.gz").path) }
+        let missingPath = dir.appendingPathComponent("missing.gz").path
+        let missing = #expect(throws: BriefcaseError.self) { try Gzip.readFile(missingPath) }
+        #expect(missing?.kind == .io && missing?.file == missingPath, "\(String(describing: missing))")
 
         // A small file whose content is shorter than the prefix asked for.
         let tiny = dir.appendingPathComponent("tiny.json.gz").path

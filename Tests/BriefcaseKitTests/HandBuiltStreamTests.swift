@@ -1,3 +1,4 @@
+import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseKit
 
@@ -37,7 +38,7 @@ import Testing
         let (stream, warnings) = try decodeBin2(bytes)
         #expect(warnings.isEmpty)
         #expect(stream.elements.count == 1)
-        guard case .delta(let delta) = stream.elements[0] else { Issue.record("not a delta"); return }
+        let delta = try #require(stream.elements[0].asDelta)
         #expect(delta.name == "Customers")
         #expect(delta.loggedFields == [
             LoggedField(name: "ID", type: .integer), LoggedField(name: "Name", type: .string), LoggedField(name: "Memo", type: .wideString),
@@ -140,7 +141,7 @@ import Testing
             b.i32(1); b.i32(1); b.str("D"); b.i32(12)    // index @16
         }
         let stream = try decodeBin2(bytes).stream
-        guard case .delta(let delta) = stream.elements.first else { Issue.record("not a delta"); return }
+        let delta = try #require(stream.elements.first?.asDelta)
         #expect(delta.layout == .countOnly)
         #expect(delta.changes.isEmpty && delta.loggedFields.isEmpty && delta.keyFields.isEmpty)
         #expect(try Bin2Encoder.encode(stream) == bytes)
@@ -159,7 +160,8 @@ import Testing
         // A count-only delta with changes cannot be written.
         var bad = delta
         bad.changes = [DeltaChange(type: .insert, recordID: 1, oldValues: [], newValues: [])]
-        #expect(throws: BriefcaseError.self) { try Bin2Encoder.encode(Bin2Stream(elements: [.delta(bad)])) }
+        let error = try #require(throws: BriefcaseError.self) { try Bin2Encoder.encode(Bin2Stream(elements: [.delta(bad)])) }
+        #expect(error.kind == .invalidModel && error.element == "D" && error.message.contains("bare count must have no changes"), "\(error)")
     }
 }
 

@@ -33,7 +33,8 @@ struct HeadsOnlyReadingTests {
         #expect(sink.summaries.map(\.rows) == [2])
         #expect(sink.summaries.map(\.fields) == [2])  // ID, Name
         var whole = BriefcaseCollector()
-        #expect(throws: BriefcaseError.self) { _ = try reader.read(into: &whole, encoding: nil, skipDamaged: false) }
+        let error = try #require(throws: BriefcaseError.self) { _ = try reader.read(into: &whole, encoding: nil, skipDamaged: false) }
+        #expect(error.kind == .invalidData && error.offset == 83 && error.element == "T", "\(error)")
     }
 
     /// `orders.bin2` (Fixtures/README.md, Sources/FixtureMaker): the delta of Orders with 3

@@ -117,13 +117,16 @@ struct NoReplacementTests {
         let damaged = dir + "/damaged.daBriefcase"
         try FileIO.writeAtomically(try TestPaths.fixture("damaged-truncated-row.daBriefcase"), to: damaged)
         let elements = try BriefcaseElements.open(damaged, as: .dabriefcase)
-        #expect(throws: BriefcaseError.self) { _ = try elements.writeFolder(to: dir + "/new.briefcase", encoding: nil, skipDamaged: false) }
+        // damaged-truncated-row: row 1's Name length, at 83 of table T, runs past the element.
+        let made = try #require(throws: BriefcaseError.self) { _ = try elements.writeFolder(to: dir + "/new.briefcase", encoding: nil, skipDamaged: false) }
+        #expect(made.kind == .invalidData && made.offset == 83 && made.element == "T", "\(made)")
         #expect(!FileIO.exists(dir + "/new.briefcase"))
         let existing = dir + "/existing.briefcase"
         try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: false)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: existing + "/T.daBriefcase"))
         try Data("mine".utf8).write(to: URL(fileURLWithPath: existing + "/Properties.plist"))
-        #expect(throws: BriefcaseError.self) { _ = try elements.writeFolder(to: existing, encoding: nil, skipDamaged: false, replacing: true) }
+        let into = try #require(throws: BriefcaseError.self) { _ = try elements.writeFolder(to: existing, encoding: nil, skipDamaged: false, replacing: true) }
+        #expect(into == made, "\(into)")
         #expect(try Self.names(existing) == ["Properties.plist", "T.daBriefcase"])
         #expect(FileManager.default.contents(atPath: existing + "/T.daBriefcase") == Data("mine".utf8))
     }

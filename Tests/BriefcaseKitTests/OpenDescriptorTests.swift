@@ -25,7 +25,8 @@ struct OpenDescriptorTests {
         try Data([9, 9, 9]).write(to: URL(fileURLWithPath: first + ".new"))
         #expect(rename(first + ".new", first) == 0)
         for file in files.dropFirst() { _ = try file.read(0 ..< 1) }
-        #expect(throws: BriefcaseError.self) { try files[0].read(0 ..< 3) }
+        let replaced = try #require(throws: BriefcaseError.self) { try files[0].read(0 ..< 3) }
+        #expect(replaced.kind == .io && replaced.file == first && replaced.message.contains("replaced or changed"), "\(replaced)")
         // A handle kept open reads on, whatever the path names now.
         let kept = try RandomAccessFile(path: first, keepOpen: true)
         try Data([7, 7, 7]).write(to: URL(fileURLWithPath: first + ".new"))

@@ -1,3 +1,4 @@
+import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseKit
 
@@ -26,11 +27,9 @@ struct RealSampleTests {
 
         let file = try BriefcaseFileCodec.decode(bytes)
         #expect(file.properties.isEmpty)
-        guard case .delta(let delta) = file.stream.elements[0],
-              case .table(let courseInfo) = file.stream.elements[1],
-              case .table(let bjtable) = file.stream.elements[2] else {
-            Issue.record("unexpected element kinds"); return
-        }
+        let delta = try #require(file.stream.elements[0].asDelta)
+        let courseInfo = try #require(file.stream.elements[1].asTable)
+        let bjtable = try #require(file.stream.elements[2].asTable)
         #expect(delta.changes.count == 3)
         #expect(delta.reducedDeltaFlag == 1)
         #expect(delta.keyFields.isEmpty)

@@ -1,3 +1,4 @@
+import BriefcaseTestSupport
 import Testing
 @testable import BriefcaseKit
 
@@ -121,7 +122,7 @@ import Testing
         #expect(Array(bytes[72 ..< 74]) == Array("ab".utf8))
         bytes[72] = 0xC4; bytes[73] = 0xE3  // row 0's Name: "你" in GBK, not UTF-8
         let (stored, _) = try decodeBin2(bytes)
-        guard case .table(var table) = stored.elements[0] else { Issue.record("not a table"); return }
+        var table = try #require(stored.elements[0].asTable)
         #expect(table.rows.withStoredBytes(storages: Self.storages) { $0.count } != nil)
         let fromBytes = CodePage.detect(in: stored, properties: []).codePage
         table.rows = Rows(table.rows.array)
@@ -134,7 +135,9 @@ import Testing
     @Test func aDamagedRowStillFailsTheDecoding() throws {
         var bytes = Self.stream()
         bytes[87 + 5] = 0x7F  // row 2's Name length: far past the element's end
-        #expect(throws: BriefcaseError.self) { try Self.table(bytes) }
+        // Row 2's Name (@92) says 127 bytes; 8 are left before the index at 104.
+        let error = try #require(throws: BriefcaseError.self) { try Self.table(bytes) }
+        #expect(error.kind == .invalidData && error.offset == 92 && error.element == "T", "\(error)")
     }
 }
 
@@ -251,7 +254,7 @@ private struct CountingVisitor: RowVisitor {
         #expect(Array(bytes[96 ..< 99]) == Array("xyz".utf8))
         bytes[96] = 0xC4; bytes[97] = 0xE3  // the new Name: "你z" in GBK, not UTF-8
         let (stored, _) = try decodeBin2(bytes)
-        guard case .delta(var delta) = stored.elements[0] else { Issue.record("not a delta"); return }
+        var delta = try #require(stored.elements[0].asDelta)
         #expect(delta.changes.withStoredBytes(storages: Self.storages) { $0.count } != nil)
         let fromBytes = CodePage.detect(in: stored, properties: []).codePage
         delta.changes = Changes(delta.changes.array)

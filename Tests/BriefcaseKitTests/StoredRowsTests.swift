@@ -90,6 +90,7 @@ struct StoredRowsTests {
         #expect(Array(try briefcase.storedRows(ofTableAt: 0)).map { try? $0.get() } == [[.integer(1)], [nil]])
         let delta = try briefcase.storedRows(ofTableAt: 1)
         #expect(delta.head.fields == [id] && delta.head.rowCount == 0)
-        #expect(throws: BriefcaseError.self) { try briefcase.storedRows(ofTableAt: 2) }
+        let error = try #require(throws: BriefcaseError.self) { try briefcase.storedRows(ofTableAt: 2) }
+        #expect(error.kind == .invalidModel && error.message.hasPrefix("no table at index 2") && error.file == "/nonexistent/x.daBriefcase", "\(error)")
     }
 }

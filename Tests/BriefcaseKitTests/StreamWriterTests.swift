@@ -37,7 +37,8 @@ struct StreamWriterTests {
             } else if document.file.properties.isEmpty {
                 #expect(try Self.streamed(document) == HandStream.stream(elements, at: 0), "\(name)")
             } else {
-                #expect(throws: BriefcaseError.self, "\(name): a bare stream holds no properties") { try Self.streamed(document) }
+                let error = #expect(throws: BriefcaseError.self, "\(name): a bare stream holds no properties") { try Self.streamed(document) }
+                #expect(error?.kind == .invalidModel && error?.message.hasPrefix("a bare Bin2 stream cannot hold the") == true, "\(name): \(String(describing: error))")
             }
             checked += 1
         }
@@ -103,11 +104,12 @@ struct StreamWriterTests {
         #expect(raw.output.bytes == HandStream.singleFile(expected))
     }
 
-    @Test func bin2RefusesProperties() {
-        #expect(throws: BriefcaseError.self) {
+    @Test func bin2RefusesProperties() throws {
+        let error = try #require(throws: BriefcaseError.self) {
             _ = try BriefcaseStreamWriter(output: MemoryStreamOutput(), container: .bin2,
                                           properties: [BriefcaseProperty(name: "k", value: "v")])
         }
+        #expect(error.kind == .invalidModel && error.message.hasPrefix("a bare Bin2 stream cannot hold the 1 briefcase properties"), "\(error)")
     }
 
     @Test func atomicOutputIsPatchedInPlace() throws {

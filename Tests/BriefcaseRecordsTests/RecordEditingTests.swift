@@ -122,22 +122,33 @@ struct RecordEditingTests {
         }
         #expect(table.hasEdits == false && table.pendingChanges.isEmpty)
 
-        let byte = #expect(throws: RecordError.self) { try table.update(at: 0, setting: ["Byte": 300]) }
-        #expect(byte?.kind == .cannotStore && byte?.field == "Byte" && byte?.table == "AllTypes")
-        #expect(throws: RecordError.self) { try table.update(at: 0, setting: ["Byte": "x"]) }
-        #expect(throws: RecordError.self) { try table.update(at: 0, setting: ["SingleFloat": 0.1]) }  // not a Float exactly
-        #expect(throws: RecordError.self) { try table.update(at: 0, setting: ["Currency": Decimal(string: "0.00001")!]) }
-        #expect(throws: RecordError.self) { try table.update(at: 0, setting: ["Nope": 1]) }
-        #expect(throws: RecordError.self) { try table.update(at: 9, setting: ["Byte": 1]) }
+        // Each refusal names its kind, the table and the field (Spec/records-api.md §5).
+        let refusals: [(setting: [String: (any FieldValue)?], kind: RecordError.Kind, field: String)] = [
+            (["Byte": 300], .cannotStore, "Byte"),                       // beyond a datByte
+            (["Byte": "x"], .cannotStore, "Byte"),                       // text in a datByte
+            (["SingleFloat": 0.1], .cannotStore, "SingleFloat"),         // not a Float exactly
+            (["Currency": Decimal(string: "0.00001")!], .cannotStore, "Currency"),  // below 1/10 000
+            (["Nope": 1], .unknownField, "Nope"),
+        ]
+        for refusal in refusals {
+            let error = try #require(throws: RecordError.self, "\(refusal.setting)") { try table.update(at: 0, setting: refusal.setting) }
+            #expect(error.kind == refusal.kind && error.table == "AllTypes" && error.field == refusal.field, "\(error)")
+            // The spec's "errors carry the table, the row's position and the field": row 0 here.
+            withKnownIssue("update(at:setting:) leaves the row out of a field's refusal") {
+                #expect(error.row == 0, "\(error)")
+            }
+        }
+        let noRow = try #require(throws: RecordError.self) { try table.update(at: 9, setting: ["Byte": 1]) }
+        #expect(noRow.kind == .noSuchRow && noRow.table == "AllTypes" && noRow.row == 9 && noRow.field == nil, "\(noRow)")
         #expect(table.hasEdits == false)
 
         let nulls = try RecordBriefcase(path: try scratch.copy(fixture: "nulls.daBriefcase").path)
         var wide = try nulls.table("Wide")   // no schema, no delta: no key
         let noKey = #expect(throws: RecordError.self) { try wide.delete(key: ["C1": 1]) }
-        #expect(noKey?.kind == .changeTracking(.noKey) && wide.hasEdits == false)
+        #expect(noKey?.kind == .changeTracking(.noKey) && noKey?.table == "Wide" && wide.hasEdits == false)
         var mixed = try nulls.table("Mixed")
         let twoRows = #expect(throws: RecordError.self) { try mixed.update(key: ["ID": 5], setting: ["Name": "x"]) }
-        #expect(twoRows?.kind == .noSuchRow)
+        #expect(twoRows?.kind == .noSuchRow && twoRows?.table == "Mixed")
         let unknown = #expect(throws: RecordError.self) { try mixed.insert(Unnamed(ID: 9, Nom: "x")) }
         #expect(unknown?.kind == .unknownField && unknown?.field == "Nom" && unknown?.table == "Mixed")
         #expect(mixed.hasEdits == false && mixed.count == 5)

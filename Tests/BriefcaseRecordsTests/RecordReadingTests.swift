@@ -122,10 +122,12 @@ struct RecordReadingTests {
         let wide = try briefcase.table("Wide").record(at: 0)
         // An integer out of the asked type's range is refused, never cut.
         #expect(try wide.value("C2", as: Int16.self) == -2)
-        #expect(throws: RecordError.self) { try wide.value("C2", as: UInt8.self) }
-        #expect(throws: RecordError.self) { try briefcase.table("Missing") }
-        #expect((try? briefcase.table("Missing")).map { _ in "" } == nil)
-        #expect(throws: RecordError.self) { try table.record(at: 5) }
+        let cut = try #require(throws: RecordError.self) { try wide.value("C2", as: UInt8.self) }
+        #expect(cut.kind == .typeMismatch && cut.table == "Wide" && cut.row == 0 && cut.field == "C2", "\(cut)")
+        let missing = try #require(throws: RecordError.self) { try briefcase.table("Missing") }
+        #expect(missing.kind == .unknownTable && missing.table == "Missing" && missing.row == nil && missing.field == nil, "\(missing)")
+        let noRow = try #require(throws: RecordError.self) { try table.record(at: 5) }  // Mixed has rows 0 to 4
+        #expect(noRow.kind == .noSuchRow && noRow.table == "Mixed" && noRow.row == 5 && noRow.field == nil, "\(noRow)")
     }
 
     /// A folder briefcase opens the same way, from its path or URL.

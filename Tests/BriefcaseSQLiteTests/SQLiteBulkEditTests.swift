@@ -25,10 +25,7 @@ struct SQLiteBulkEditTests {
         try SQLiteTesting.sqlite3(db, "DELETE FROM Big")
         let (back, edits) = try SQLiteTesting.read(db)
         #expect(edits == [SQLiteSource.TableEdits(table: "Big", inserts: 0, updates: 0, deletes: stored + inserted)])
-        guard case .delta(let edited) = back.file.stream.elements[0] else {
-            Issue.record("no delta first")
-            return
-        }
+        let edited = try #require(back.file.stream.elements[0].asDelta, "no delta first")
         // The pending inserts are gone (they never reached a server); each stored row has a delete
         // with its values, record ids from 1100 + inserted on.
         #expect(edited.changes.count == stored)

@@ -38,10 +38,8 @@ struct SQLiteEditTests {
             """)
         #expect(edits == [SQLiteSource.TableEdits(table: "Orders", inserts: 1, updates: 2, deletes: 1)])
         let original = try Self.original("orders.bin2")
-        guard case .delta(let delta) = document.file.stream.elements[0], case .delta(let before) = original.file.stream.elements[0] else {
-            Issue.record("the delta is not first any more")
-            return
-        }
+        let delta = try #require(document.file.stream.elements[0].asDelta, "the delta is not first any more")
+        let before = try #require(original.file.stream.elements[0].asDelta)
         // The stored rows stay as they were.
         #expect(document.file.stream.elements.count == 2)
         #expect(document.file.stream.elements[1] == original.file.stream.elements[1])
@@ -66,7 +64,7 @@ struct SQLiteEditTests {
             #expect(change == expected[index], "change \(index)")
         }
         // What the app sees now: the delta replayed over the stored rows.
-        guard case .table(let table) = document.file.stream.elements[1] else { return }
+        let table = try #require(document.file.stream.elements[1].asTable)
         #expect(table.applying(delta).rows.map { $0[0] } == [.integer(1), .integer(4), .integer(7)])
     }
 
@@ -98,12 +96,9 @@ struct SQLiteEditTests {
         ("UPDATE AllTypes SET DateTime = 2958466.5 WHERE AutoInc = 2147483647", "field 'DateTime': 2958466.5 is not a date .NET can hold"),
     ])
     func valuesThatDoNotFitAreRefused(sql: String, message: String) throws {
-        #expect {
-            _ = try Self.edited("all-types.daBriefcase", sql)
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("element 'AllTypes'") && text.contains("row with rowid 2147483647") && text.contains(message)
-        }
+        let error = try #require(throws: BriefcaseError.self) { _ = try Self.edited("all-types.daBriefcase", sql) }
+        #expect(error.kind == .invalidData && error.element == "AllTypes" && error.message.contains("row with rowid 2147483647: \(message)"),
+                "\(error)")
     }
 
     /// A database with triggers and views is read, never written: its bytes stay, the briefcase
@@ -125,7 +120,9 @@ struct SQLiteEditTests {
         #expect(edits.isEmpty)
         #expect(try document.encode() == FileIO.read(fixture))
         let database = try SQLiteDatabase(path: db, mode: .readOnly)
-        #expect(throws: SQLiteQuery.Refusal.self) { try SQLiteQuery("UPDATE Orders SET Amount = '1'", in: database) }
+        let refusal = try #require(throws: SQLiteQuery.Refusal.self) { try SQLiteQuery("UPDATE Orders SET Amount = '1'", in: database) }
+        let writes = if case .writes = refusal { true } else { false }
+        #expect(writes, "refused as \(refusal), not as a statement that writes")
         var view = try SQLiteQuery("SELECT ID FROM bobs", in: database)
         #expect(try view.next() == [.integer(2)])
         #expect(try FileIO.read(db) == bytes)
@@ -166,17 +163,12 @@ struct SQLiteEditTests {
         #expect(try SQLiteTesting.sqlite3(db, "SELECT Name FROM Courses") == "数据库原理\n")
         try SQLiteTesting.sqlite3(db, "INSERT INTO Courses VALUES (2, '课程名称')")
         let (edited, _) = try SQLiteTesting.read(db)
-        guard case .delta(let delta) = edited.file.stream.elements.first else {
-            Issue.record("no delta before the table")
-            return
-        }
+        let delta = try #require(edited.file.stream.elements.first?.asDelta, "no delta before the table")
         #expect(delta.changes.map(\.newValues) == [[.integer(2), .ansiString(ByteString([0xbf, 0xce, 0xb3, 0xcc, 0xc3, 0xfb, 0xb3, 0xc6]))]])
         try SQLiteTesting.sqlite3(db, "UPDATE Courses SET Name = 'smile 😀' WHERE ID = 1")
-        #expect {
-            _ = try SQLiteTesting.read(db)
-        } throws: { error in
-            "\(error)".contains("row with rowid 1: field 'Name': the text 'smile 😀' cannot be written in code page gbk")
-        }
+        let error = try #require(throws: BriefcaseError.self) { _ = try SQLiteTesting.read(db) }
+        #expect(error.kind == .invalidData && error.element == "Courses" && error.file == db
+                && error.message.contains("row with rowid 1: field 'Name': the text 'smile 😀' cannot be written in code page gbk"), "\(error)")
     }
 
     /// A collector that asks for every head first (as the folder and snapshot writers do): the

@@ -198,7 +198,7 @@ struct SQLiteExportTests {
         try SQLiteTesting.sqlite3(db, "UPDATE T SET S = 'D' WHERE rowid = 3")
         let (edited, edits) = try SQLiteTesting.read(db)
         #expect(edits == [SQLiteSource.TableEdits(table: "T", updates: 1)])
-        guard case .delta(let after) = edited.file.stream.elements[1] else { return }
+        let after = try #require(edited.file.stream.elements[1].asDelta)
         #expect(after.changes.count == 4)
         #expect(after.changes.last == DeltaChange(type: .update, recordID: 1103, oldValues: [.integer(4), .wide("d")], newValues: [.integer(4), .wide("D")]))
     }

@@ -98,17 +98,13 @@ struct SQLiteNamingTests {
 
         // A delta names fields without case: it cannot tell Twice's A from its a.
         try SQLiteTesting.sqlite3(db, "UPDATE Twice SET \"1:A\" = 70")
-        #expect {
-            _ = try SQLiteTesting.read(db)
-        } throws: { error in
-            "\(error)".contains("element 'Twice': the edits cannot be recorded as pending changes: field 'A' is not logged by the delta")
-        }
+        let notLogged = try #require(throws: BriefcaseError.self) { _ = try SQLiteTesting.read(db) }
+        #expect(notLogged.kind == .invalidData && notLogged.element == "Twice" && notLogged.file == db
+                && notLogged.message.contains("the edits cannot be recorded as pending changes: field 'A' is not logged by the delta"), "\(notLogged)")
         try SQLiteTesting.sqlite3(db, "UPDATE Twice SET \"1:A\" = 7; UPDATE \"1:orders\" SET ID = 20")
-        #expect {
-            _ = try SQLiteTesting.read(db)
-        } throws: { error in
-            "\(error)".contains("table '1:orders' was edited, but a new pending delta for it would be another table's")
-        }
+        let sameName = try #require(throws: BriefcaseError.self) { _ = try SQLiteTesting.read(db) }
+        #expect(sameName.kind == .invalidData && sameName.file == db
+                && sameName.message.contains("table '1:orders' was edited, but a new pending delta for it would be another table's"), "\(sameName)")
     }
 
     /// Two tables and two deltas of one name: the k-th table takes the k-th delta (Spec/bin2.md
@@ -134,10 +130,7 @@ struct SQLiteNamingTests {
         try SQLiteTesting.sqlite3(db, "INSERT INTO \"2:a\" VALUES (30)")
         let (edited, edits) = try SQLiteTesting.read(db)
         #expect(edits.map(\.table) == ["2:a"])
-        guard case .delta(let second) = edited.file.stream.elements[3] else {
-            Issue.record("the fourth element is not a delta any more")
-            return
-        }
+        let second = try #require(edited.file.stream.elements[3].asDelta, "the fourth element is not a delta any more")
         #expect(second.changes.map(\.newValues) == [[.integer(20)], [.integer(30)]])
         #expect(Array(edited.file.stream.elements.prefix(3)) == Array(elements.prefix(3)))
     }

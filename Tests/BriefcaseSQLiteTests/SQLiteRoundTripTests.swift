@@ -39,30 +39,45 @@ import BriefcaseTestSupport
     /// A database of mapping version 1 (every stored row of a table with pending changes in
     /// `_briefcase_stored_N`, version 2 keeps only those the changes touch) still reads: the fuzz
     /// corpus's orders.sqlite, written from Fixtures/orders.bin2 by version 1, gives it back byte
-    /// for byte. Another version is refused.
-    @Test func versionOneReadsOtherVersionsRefused() throws {
-        let v1 = SamplePaths.repository.appendingPathComponent("Fuzz/corpus/sqlite/orders.sqlite").path
-        let (document, edits) = try SQLiteTesting.read(v1)
+    /// for byte.
+    @Test func versionOneReads() throws {
+        let (document, edits) = try SQLiteTesting.read(Self.versionOne)
         #expect(edits.isEmpty)
         #expect(ExpectedFiles.difference(try document.encode(), try FileIO.read(SamplePaths.fixtures.appendingPathComponent("orders.bin2").path)) == nil)
-        guard SQLiteTesting.sqlite3Present else { return }
+    }
+
+    static let versionOne = SamplePaths.repository.appendingPathComponent("Fuzz/corpus/sqlite/orders.sqlite").path
+
+    /// Another version is refused as unsupported, naming the format it found and the file.
+    @Test(.enabled(if: SQLiteTesting.sqlite3Present, "sqlite3 is not installed (apt-get install sqlite3)"))
+    func otherVersionsRefused() throws {
         let dir = try SQLiteTesting.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let v9 = dir.appendingPathComponent("v9.sqlite").path
-        try FileManager.default.copyItem(atPath: v1, toPath: v9)
+        try FileManager.default.copyItem(atPath: Self.versionOne, toPath: v9)
         try SQLiteTesting.sqlite3(v9, "UPDATE _briefcase SET value = 'briefcase-sqlite 9' WHERE key = 'format'")
-        #expect { try SQLiteSource(path: v9) } throws: { ($0 as? BriefcaseError)?.message.contains("'briefcase-sqlite 9'") == true }
+        let error = try #require(throws: BriefcaseError.self) { try SQLiteSource(path: v9) }
+        #expect(error.kind == .unsupported && error.file == v9 && error.message.contains("'briefcase-sqlite 9'"), "\(error)")
     }
 
-    @Test func notOursRefused() throws {
+    /// A file that does not start as SQLite 3 does is not data of ours: refused at offset 0.
+    @Test func notSQLiteRefused() throws {
         let dir = try SQLiteTesting.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = dir.appendingPathComponent("text.sqlite").path
         try Array("hello".utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: text)) }
-        #expect { try SQLiteSource(path: text) } throws: { ($0 as? BriefcaseError)?.message.contains("not an SQLite 3 database") == true }
-        guard SQLiteTesting.sqlite3Present else { return }
+        let error = try #require(throws: BriefcaseError.self) { try SQLiteSource(path: text) }
+        #expect(error.kind == .invalidData && error.file == text && error.offset == 0 && error.message.contains("not an SQLite 3 database"), "\(error)")
+    }
+
+    /// An SQLite database without the mapping's tables is refused, naming the table it lacks.
+    @Test(.enabled(if: SQLiteTesting.sqlite3Present, "sqlite3 is not installed (apt-get install sqlite3)"))
+    func notOursRefused() throws {
+        let dir = try SQLiteTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let foreign = dir.appendingPathComponent("foreign.db").path
         try SQLiteTesting.sqlite3(foreign, "CREATE TABLE t (a)")
-        #expect { try SQLiteSource(path: foreign) } throws: { ($0 as? BriefcaseError)?.message.contains("no table _briefcase") == true }
+        let error = try #require(throws: BriefcaseError.self) { try SQLiteSource(path: foreign) }
+        #expect(error.kind == .invalidData && error.file == foreign && error.message.contains("no table _briefcase"), "\(error)")
     }
 }

@@ -11,14 +11,12 @@ import BriefcaseTestSupport
 /// Bob (2, 8) and Dora (4, 5) after its delta of 3 changes.
 @Suite(.enabled(if: SQLiteTesting.sqlite3Present, "sqlite3 is not installed (apt-get install sqlite3)"))
 struct SQLiteSchemaEditTests {
-    /// orders.bin2 exported, `sql` run on it with sqlite3; the error reading it back, or nil.
-    static func refusal(_ sql: String, fixture: String = "orders.bin2") throws -> String? {
-        do {
-            _ = try SQLiteEditTests.edited(fixture, sql)
-            return nil
-        } catch let error as BriefcaseError {
-            return error.description
-        }
+    /// orders.bin2 exported, `sql` run on it with sqlite3; the error reading it back: the
+    /// database's data is not what the mapping allows (`invalidData`).
+    static func refusal(_ sql: String, fixture: String = "orders.bin2", sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let error = try #require(throws: BriefcaseError.self, "\(sql)", sourceLocation: sourceLocation) { _ = try SQLiteEditTests.edited(fixture, sql) }
+        #expect(error.kind == .invalidData, "\(sql): \(error)", sourceLocation: sourceLocation)
+        return error.description
     }
 
     @Test(arguments: [
@@ -69,7 +67,7 @@ struct SQLiteSchemaEditTests {
     ])
     func schemaEditsThatCannotBeCarriedAreRefused(sql: String, message: String) throws {
         let error = try Self.refusal(sql)
-        #expect(error?.contains(message) == true, "\(sql): \(error ?? "no error")")
+        #expect(error.contains(message), "\(sql): \(error)")
     }
 
     /// Schema edits that keep what the briefcase needs are carried: columns in another order, a
@@ -81,10 +79,7 @@ struct SQLiteSchemaEditTests {
             UPDATE Orders SET Customer = 'Alicia' WHERE ID = 1;
             """)
         #expect(edits == [SQLiteSource.TableEdits(table: "Orders", inserts: 0, updates: 1, deletes: 0)])
-        guard case .delta(let delta) = document.file.stream.elements[0] else {
-            Issue.record("no delta first")
-            return
-        }
+        let delta = try #require(document.file.stream.elements[0].asDelta, "no delta first")
         // The reduced delta (key ID) gains an update of Alice: the key and the changed field.
         #expect(delta.changes.count == 4)
         #expect(delta.changes.last == DeltaChange(type: .update, recordID: 1103, oldValues: [.integer(1), .wide("Alice"), nil, nil],
@@ -96,18 +91,15 @@ struct SQLiteSchemaEditTests {
     @Test func propertiesEditedAsTextAreCarried() throws {
         let fixture = "gbk.daBriefcase"
         let original = try SQLiteEditTests.original(fixture)
-        guard let first = original.file.properties.first else {
-            Issue.record("gbk.daBriefcase has no property")
-            return
-        }
+        let first = try #require(original.file.properties.first, "gbk.daBriefcase has no property")
         let (document, edits) = try SQLiteEditTests.edited(fixture, "UPDATE _briefcase_properties SET value = '数据' WHERE position = 0")
         // 数据 in GBK: ca fd be dd (the fixture maker's bytes of 数据库原理 start so).
         #expect(document.file.properties.first?.value == ByteString([0xca, 0xfd, 0xbe, 0xdd]))
         #expect(document.file.properties.first?.name == first.name)
         #expect(Array(document.file.properties.dropFirst()) == Array(original.file.properties.dropFirst()))
         #expect(edits.first?.notes.first?.contains("value set to '数据'") == true, "\(edits)")
-        #expect(try Self.refusal("UPDATE _briefcase_properties SET value = '😀' WHERE position = 0", fixture: fixture)?
-            .contains("cannot be written in code page gbk") == true)
+        #expect(try Self.refusal("UPDATE _briefcase_properties SET value = '😀' WHERE position = 0", fixture: fixture)
+            .contains("cannot be written in code page gbk"))
     }
 
     /// NaN shows as the text 'NaN', so NULL written over it is NULL, and 'NaN' written is NaN
@@ -116,22 +108,14 @@ struct SQLiteSchemaEditTests {
         let (document, edits) = try SQLiteEditTests.edited("all-types.daBriefcase",
                                                            "UPDATE AllTypes SET Float = NULL WHERE AutoInc = 0; UPDATE AllTypes SET Float = 'NaN' WHERE AutoInc = 1")
         #expect(edits.map(\.updates) == [2])
-        guard let table = document.file.stream.table(named: "AllTypes"), let delta = document.file.stream.delta(named: "AllTypes") else {
-            Issue.record("no AllTypes table and delta")
-            return
-        }
+        let table = try #require(document.file.stream.table(named: "AllTypes"))
+        let delta = try #require(document.file.stream.delta(named: "AllTypes"))
         let rows = table.applying(delta).rows
-        guard let column = table.fields.firstIndex(where: { $0.name == ByteString(utf8: "Float") }),
-              let id = table.fields.firstIndex(where: { $0.name == ByteString(utf8: "AutoInc") }) else {
-            Issue.record("no Float or AutoInc field")
-            return
-        }
+        let column = try #require(table.fields.firstIndex(where: { $0.name == ByteString(utf8: "Float") }))
+        let id = try #require(table.fields.firstIndex(where: { $0.name == ByteString(utf8: "AutoInc") }))
         func float(_ autoInc: Int64) -> Value?? { rows.first { $0[id] == .integer(autoInc) }.map { $0[column] } }
         #expect(float(0) == .some(nil))
-        guard case .float(let nan)?? = float(1) else {
-            Issue.record("AutoInc 1's Float is not a float")
-            return
-        }
-        #expect(nan.isNaN)
+        let nan: Double? = if case .float(let nan)?? = float(1) { nan } else { nil }
+        #expect(try #require(nan, "AutoInc 1's Float is not a float").isNaN)
     }
 }

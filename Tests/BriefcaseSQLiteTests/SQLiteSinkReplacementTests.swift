@@ -16,7 +16,8 @@ struct SQLiteSinkReplacementTests {
         let db = dir.appendingPathComponent("mine.sqlite").path
         try SQLiteTesting.sqlite3(db, "CREATE TABLE mine (x); INSERT INTO mine VALUES (42)")
         let before = FileManager.default.contents(atPath: db)
-        #expect(throws: BriefcaseError.self) { try SQLiteTesting.export(Self.orders, as: .bin2, to: db) }
+        let refused = try #require(throws: BriefcaseError.self) { try SQLiteTesting.export(Self.orders, as: .bin2, to: db) }
+        #expect(refused.kind == .io && refused.file == db && refused.message.hasPrefix("exists, and is not replaced"), "\(refused)")
         var sink = SQLiteSink(path: db)
         sink.abandon()  // (emptied the file before)
         #expect(FileManager.default.contents(atPath: db) == before)
@@ -48,7 +49,8 @@ struct SQLiteSinkReplacementTests {
         var again = SQLiteSink(path: db)
         try again.begin(head)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: db))
-        #expect(throws: BriefcaseError.self) { try again.finish() }
+        let appeared = try #require(throws: BriefcaseError.self) { try again.finish() }
+        #expect(appeared.kind == .io && appeared.file == db && appeared.message.hasPrefix("exists, and is not replaced"), "\(appeared)")
         #expect(FileManager.default.contents(atPath: db) == Data("mine".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["new.sqlite"])
     }

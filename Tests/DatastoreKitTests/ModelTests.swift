@@ -43,7 +43,8 @@ struct ModelTests {
         #expect(snapshot["t", "1"] == ["a": "changed"])
         #expect(snapshot.size() == 1000 + 207 + 202)
         #expect(snapshot.rows(inTable: "u").map(\.recordID) == ["1"])
-        #expect(throws: DatastoreError.self) { try snapshot.setRecord([:], tableID: ":", recordID: "1") }
+        let badTable = datastoreError { () throws(DatastoreError) in try snapshot.setRecord([:], tableID: ":", recordID: "1") }
+        #expect(badTable?.kind == .invalidIdentifier && badTable?.path.description == "$.tid", "\(String(describing: badTable))")
         #expect(snapshot.removeRecord(tableID: "t", recordID: "1") == ["a": "changed"])
         #expect(snapshot.removeRecord(tableID: "t", recordID: "1") == nil)
         #expect(snapshot.tableIDs == ["u"])

@@ -174,21 +174,26 @@ struct SnapshotDocumentTests {
         }
         var snapshot = DatastoreSnapshot(rev: 1)
         try snapshot.insert(DatastoreRow(tableID: "t", recordID: "r", record: [:]))
-        #expect(writeError(SnapshotDocument(snapshot: snapshot, extras: ["rows": 1]))?.path.description == "$.rows")
-        #expect(writeError(SnapshotDocument(snapshot: snapshot, extras: ["deltas": 1]))?.kind == .invalidStructure)
-        #expect(writeError(SnapshotDocument(snapshot: snapshot, extras: ["x": 1, "x": 2]))?.path.description == "$.x")
+        // Each refusal: its kind and the JSON path of what cannot be read back.
+        func expectRefused(_ document: SnapshotDocument, _ kind: DatastoreError.Kind, at path: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+            let error = writeError(document)
+            #expect(error?.kind == kind && error?.path.description == path, "\(String(describing: error))", sourceLocation: sourceLocation)
+        }
+        expectRefused(SnapshotDocument(snapshot: snapshot, extras: ["rows": 1]), .invalidStructure, at: "$.rows")
+        expectRefused(SnapshotDocument(snapshot: snapshot, extras: ["deltas": 1]), .invalidStructure, at: "$.deltas")
+        expectRefused(SnapshotDocument(snapshot: snapshot, extras: ["x": 1, "x": 2]), .invalidStructure, at: "$.x")
         let badDelta = SnapshotDocument(snapshot: snapshot, deltas: [
             DatastoreDelta(rev: 1, changes: [], nonce: "n"),
             DatastoreDelta(rev: 2, changes: [.delete(tableID: "t", recordID: "bad id")], nonce: "n"),
         ])
-        #expect(writeError(badDelta)?.path.description == "$.deltas[1].changes[0][2]")
+        expectRefused(badDelta, .invalidIdentifier, at: "$.deltas[1].changes[0][2]")
         let badSequence = SnapshotDocument(snapshot: snapshot, deltas: [DatastoreDelta(rev: 0, changes: [], nonce: "n")])
-        #expect(writeError(badSequence)?.kind == .revisionMismatch)
+        expectRefused(badSequence, .revisionMismatch, at: "$.deltas[0].rev")
         snapshot.rev = 0
-        #expect(writeError(SnapshotDocument(snapshot: snapshot))?.path.description == "$.rev")
-        #expect(throws: DatastoreError.self) {
-            try snapshot.insert(DatastoreRow(tableID: "t", recordID: "r", record: [:]))
-        }
+        expectRefused(SnapshotDocument(snapshot: snapshot), .invalidStructure, at: "$.rev")
+        let twice = datastoreError { () throws(DatastoreError) in try snapshot.insert(DatastoreRow(tableID: "t", recordID: "r", record: [:])) }
+        #expect(twice?.kind == .recordExists && twice?.path == .root, "\(String(describing: twice))")
         var other = DatastoreSnapshot(rev: 1)
         let badName = datastoreError { () throws(DatastoreError) in
             try other.insert(DatastoreRow(tableID: "t", recordID: "r", record: ["ok": 1, "bad name": 1]))
@@ -202,19 +207,24 @@ struct SnapshotDocumentTests {
         var document = SnapshotDocumentWriter(rev: 9)
         try document.writeRow(tableID: "t", recordID: "1", record: ["a": "x"], to: &writer)
         try document.writeRow(DatastoreRow(tableID: "t", recordID: "2", record: ["b": .bytes([1, 2])]), to: &writer)
-        // refused pieces leave the output untouched
-        #expect(throws: DatastoreError.self) { try document.writeRow(tableID: "t", recordID: "1", record: [:], to: &writer) }
-        #expect(throws: DatastoreError.self) { try document.writeRow(tableID: "t", recordID: "", record: [:], to: &writer) }
+        // refused pieces leave the output untouched; each error names its kind and its place
+        func expectRefused(_ kind: DatastoreError.Kind, at path: String, sourceLocation: SourceLocation = #_sourceLocation,
+                           _ body: (inout SnapshotDocumentWriter, inout JSONWriter<ArraySink>) throws(DatastoreError) -> Void) {
+            let error = datastoreError({ () throws(DatastoreError) in try body(&document, &writer) }, sourceLocation: sourceLocation)
+            #expect(error?.kind == kind && error?.path.description == path, "\(String(describing: error))", sourceLocation: sourceLocation)
+        }
+        expectRefused(.recordExists, at: "$.rows[2]") { (d, w) throws(DatastoreError) in try d.writeRow(tableID: "t", recordID: "1", record: [:], to: &w) }
+        expectRefused(.invalidIdentifier, at: "$.rows[2].rowid") { (d, w) throws(DatastoreError) in try d.writeRow(tableID: "t", recordID: "", record: [:], to: &w) }
         #expect(document.rowCount == 2)
         #expect(document.size() == 1000 + 201 + 202)
         #expect(document.size(.conservative) == 1000 + 201 + 203)
         try document.writeDelta(DatastoreDelta(rev: 9, changes: [], nonce: "n"), to: &writer)
-        #expect(throws: DatastoreError.self) { try document.writeDelta(DatastoreDelta(rev: 9, changes: [], nonce: "n"), to: &writer) }
-        #expect(throws: DatastoreError.self) { try document.writeRow(tableID: "t", recordID: "3", record: [:], to: &writer) }
+        expectRefused(.revisionMismatch, at: "$.deltas[1].rev") { (d, w) throws(DatastoreError) in try d.writeDelta(DatastoreDelta(rev: 9, changes: [], nonce: "n"), to: &w) }
+        expectRefused(.invalidStructure, at: "$.rows[2]") { (d, w) throws(DatastoreError) in try d.writeRow(tableID: "t", recordID: "3", record: [:], to: &w) }
         try document.writeExtra(key: "note", value: "hi", to: &writer)
-        #expect(throws: DatastoreError.self) { try document.writeDelta(DatastoreDelta(rev: 10, changes: [], nonce: "n"), to: &writer) }
+        expectRefused(.invalidStructure, at: "$.deltas[1]") { (d, w) throws(DatastoreError) in try d.writeDelta(DatastoreDelta(rev: 10, changes: [], nonce: "n"), to: &w) }
         try document.finish(to: &writer)
-        #expect(throws: DatastoreError.self) { try document.finish(to: &writer) }
+        expectRefused(.invalidStructure, at: "$") { (d, w) throws(DatastoreError) in try d.finish(to: &w) }
         try writer.flush()
         let text = string(writer.sink.bytes)
         #expect(text == """
