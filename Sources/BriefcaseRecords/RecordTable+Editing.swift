@@ -16,15 +16,15 @@ extension RecordTable {
 
     /// Sets these fields of the current row at `position` (nil = NULL) and records the update.
     public mutating func update(at position: Int, setting values: [String: (any FieldValue)?]) throws(RecordError) {
-        let row = try row(from: Array(values.map { ($0.key, $0.value) }), over: try record(at: position).values)
+        let row = try row(from: Array(values.map { ($0.key, $0.value) }), over: try record(at: position).values, at: position)
         try tracking { (tracker: inout ChangeTracker) throws(ChangeTrackingError) in try tracker.update(at: position, to: row) }
     }
 
     /// Sets the fields `value` has properties for (a nil `Optional` sets NULL) in the current row
     /// at `position`, and records the update; fields it has no property for stay as they are.
     public mutating func update<T: Encodable>(at position: Int, to value: T) throws(RecordError) {
-        let encoded = try located { () throws(RecordError) in try RowEncoder.encode(value) }
-        let row = try row(from: encoded, over: try record(at: position).values)
+        let encoded = try located(row: position) { () throws(RecordError) in try RowEncoder.encode(value) }
+        let row = try row(from: encoded, over: try record(at: position).values, at: position)
         try tracking { (tracker: inout ChangeTracker) throws(ChangeTrackingError) in try tracker.update(at: position, to: row) }
     }
 
@@ -86,14 +86,16 @@ extension RecordTable {
     /// `base` with the named fields set. A field whose new Swift value reads back from its current
     /// value equal keeps that value as stored (its exact bytes: an 8-bit string, a GUID's case,
     /// a date's sub-millisecond bits), so writing back what was read changes nothing.
-    func row(from values: [(name: String, value: (any FieldValue)?)], over base: Row) throws(RecordError) -> Row {
+    /// The row `base` with `values` set by field name; a refusal names the table and, for an
+    /// update, the row's `position` (Spec/records-api.md §5).
+    func row(from values: [(name: String, value: (any FieldValue)?)], over base: Row, at position: Int? = nil) throws(RecordError) -> Row {
         var row = base
         for (name, value) in values {
-            let column = try located { () throws(RecordError) in try index.requireColumn(name) }
+            let column = try located(row: position) { () throws(RecordError) in try index.requireColumn(name) }
             let field = index.fields[column]
             guard let value else { row[column] = nil; continue }
             if let old = base[column], Self.reads(old, as: value, field: field, codePage: index.codePage) { continue }
-            row[column] = try located { () throws(RecordError) in try FieldConversion.store(value, in: field, codePage: index.codePage) }
+            row[column] = try located(row: position) { () throws(RecordError) in try FieldConversion.store(value, in: field, codePage: index.codePage) }
         }
         return row
     }
@@ -114,7 +116,7 @@ extension RecordTable {
         }
     }
 
-    func located<R>(_ body: () throws(RecordError) -> R) throws(RecordError) -> R {
-        do throws(RecordError) { return try body() } catch { throw error.located(table: name) }
+    func located<R>(row position: Int? = nil, _ body: () throws(RecordError) -> R) throws(RecordError) -> R {
+        do throws(RecordError) { return try body() } catch { throw error.located(table: name, row: position) }
     }
 }

@@ -110,7 +110,7 @@ public final class SQLiteDatabase {
         var tail: UnsafePointer<CChar>?
         let status = sql.withCString { sqlite3_prepare_v2(handle, $0, -1, &statement, &tail) }
         guard status == SQLITE_OK, let statement else {
-            throw error(status == SQLITE_OK ? "no SQL statement in '\(sql)'" : lastMessage)
+            throw status == SQLITE_OK ? error("no SQL statement in '\(sql)'") : lastError()
         }
         return SQLiteStatement(statement, database: self)
     }
@@ -141,7 +141,7 @@ public final class SQLiteDatabase {
             failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
             initialized = failed ? 0 : count
         }
-        guard !failed else { throw error(lastMessage) }
+        guard !failed else { throw lastError() }
         return bytes
     }
 
@@ -153,10 +153,10 @@ public final class SQLiteDatabase {
         var blob: OpaquePointer?
         guard sqlite3_blob_open(handle, "main", table, column, rowID, 1, &blob) == SQLITE_OK, let blob else {
             if let blob { sqlite3_blob_close(blob) }
-            throw error(lastMessage)
+            throw lastError()
         }
         let status = bytes.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32($0.count), 0) }
-        guard sqlite3_blob_close(blob) == SQLITE_OK, status == SQLITE_OK else { throw error(lastMessage) }
+        guard sqlite3_blob_close(blob) == SQLITE_OK, status == SQLITE_OK else { throw lastError() }
     }
 
     /// The most parameters one statement may have (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32766 as
@@ -170,6 +170,15 @@ public final class SQLiteDatabase {
     var failedOnConstraint: Bool {
         let code = sqlite3_errcode(handle) & 0xFF
         return code == SQLITE_CONSTRAINT || code == SQLITE_MISMATCH
+    }
+
+    /// The error SQLite reported last: a damaged file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) as
+    /// "not a readable SQLite database: …" wherever it is found (Spec/sqlite-mapping.md §7), any
+    /// other failure as "SQLite: …".
+    func lastError() -> BriefcaseError {
+        let code = sqlite3_errcode(handle) & 0xFF
+        guard code == SQLITE_CORRUPT || code == SQLITE_NOTADB else { return error(lastMessage) }
+        return error("not a readable SQLite database: \(lastMessage)", plain: true)
     }
 
     /// An error of this database: SQLite's own message (`plain` false, marked "SQLite:"), or ours.

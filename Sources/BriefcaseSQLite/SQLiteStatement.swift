@@ -97,7 +97,7 @@ public final class SQLiteStatement {
                                     briefcase_sqlite_transient())
             }
         }
-        guard status == SQLITE_OK else { throw database.error(database.lastMessage) }
+        guard status == SQLITE_OK else { throw database.lastError() }
     }
 
     /// Binds bytes SQLite does not copy (`SQLITE_STATIC`): text (`SQLITE_UTF8`, `SQLITE_UTF16LE`)
@@ -110,17 +110,17 @@ public final class SQLiteStatement {
         } else {
             sqlite3_bind_blob64(handle, Int32(index), start, sqlite3_uint64(count), nil)
         }
-        guard status == SQLITE_OK else { throw database.error(database.lastMessage) }
+        guard status == SQLITE_OK else { throw database.lastError() }
     }
 
     /// Binds an integer to parameter `index` (from 1), without an `SQLValue`.
     func bindInteger(_ value: Int64, at index: Int) throws(BriefcaseError) {
-        guard sqlite3_bind_int64(handle, Int32(index), value) == SQLITE_OK else { throw database.error(database.lastMessage) }
+        guard sqlite3_bind_int64(handle, Int32(index), value) == SQLITE_OK else { throw database.lastError() }
     }
 
     /// Binds a double to parameter `index` (from 1), without an `SQLValue`.
     func bindReal(_ value: Double, at index: Int) throws(BriefcaseError) {
-        guard sqlite3_bind_double(handle, Int32(index), value) == SQLITE_OK else { throw database.error(database.lastMessage) }
+        guard sqlite3_bind_double(handle, Int32(index), value) == SQLITE_OK else { throw database.lastError() }
     }
 
     /// Runs the statement one step: true when a row is ready to read, false when it is done.
@@ -129,7 +129,7 @@ public final class SQLiteStatement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw database.error(database.lastMessage)
+        default: throw database.lastError()
         }
     }
 

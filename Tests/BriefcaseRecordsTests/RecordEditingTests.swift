@@ -134,9 +134,7 @@ struct RecordEditingTests {
             let error = try #require(throws: RecordError.self, "\(refusal.setting)") { try table.update(at: 0, setting: refusal.setting) }
             #expect(error.kind == refusal.kind && error.table == "AllTypes" && error.field == refusal.field, "\(error)")
             // The spec's "errors carry the table, the row's position and the field": row 0 here.
-            withKnownIssue("update(at:setting:) leaves the row out of a field's refusal") {
-                #expect(error.row == 0, "\(error)")
-            }
+            #expect(error.row == 0, "\(error)")
         }
         let noRow = try #require(throws: RecordError.self) { try table.update(at: 9, setting: ["Byte": 1]) }
         #expect(noRow.kind == .noSuchRow && noRow.table == "AllTypes" && noRow.row == 9 && noRow.field == nil, "\(noRow)")
