@@ -6,21 +6,22 @@ let package = Package(
     // Apple systems (ARCHITECTURE.md, "Known limits"): Synchronization's Mutex and typed throws need these.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
-        .library(name: "JSONCore", targets: ["JSONCore"]),
-        // The codec: Bin2 streams, DABRC600 single-file briefcases, the value model, code pages.
+        // What a user links first: briefcases in Swift's own terms — String names, typed values,
+        // Codable rows, edits recorded as pending changes (Spec/records-api.md).
+        .library(name: "BriefcaseRecords", targets: ["BriefcaseRecords"]),
+        // The codec under it: Bin2 streams, DABRC600 single-file briefcases, folders, the value
+        // model, code pages, validation.
         .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
         // The lossless JSON document of a briefcase (reader and streaming writer).
         .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
-        // The Dropbox Datastore data model and JSON wire format (snapshots, deltas, sizes).
-        .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
-        // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
-        .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
-        // Briefcases in Swift's own terms: String names, typed values, Codable rows, edits
-        // recorded as pending changes (Spec/records-api.md).
-        .library(name: "BriefcaseRecords", targets: ["BriefcaseRecords"]),
         // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
         .library(name: "BriefcaseSQLite", targets: ["BriefcaseSQLite"]),
+        // Briefcase ↔ datastore snapshot document mapping (Spec/datastore-mapping.md).
+        .library(name: "BriefcaseDatastore", targets: ["BriefcaseDatastore"]),
+        // The Dropbox Datastore data model and JSON wire format (snapshots, deltas, sizes).
+        .library(name: "DatastoreKit", targets: ["DatastoreKit"]),
+        // Strict JSON: parser, writer, paths, base64, UTF-8 validation (no briefcase in it).
+        .library(name: "JSONCore", targets: ["JSONCore"]),
         .executable(name: "briefcase", targets: ["briefcase"]),
     ],
     dependencies: [
