@@ -310,7 +310,7 @@ enum Measure {
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var done = 0
             while done < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                let n = SystemCall.read(fd, buffer.baseAddress! + done, size - done)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { break }
                 done += n

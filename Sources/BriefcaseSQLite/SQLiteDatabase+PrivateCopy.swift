@@ -57,10 +57,10 @@ extension SQLiteDatabase {
             var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
             if directory.isEmpty { directory = "/tmp" }
             var template = Array("\(directory)/briefcase-sqlite-XXXXXX".utf8CString)
-            let (made, token): (String?, Int?) = TemporaryPaths.withLock {
+            let (made, token): (String?, Int?) = TemporaryPaths.withLock { registry in
                 guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return (nil, nil) }
                 let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                return (folder, TemporaryPaths.register(folder))
+                return (folder, registry.register(folder))
             }
             guard let made, let token else { throw FileIO.ioError("cannot create a private copy of the database in", directory) }
             folder = made

@@ -1,9 +1,4 @@
 import BriefcaseKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Standard error, one line per message. Every message is escaped for the terminal
 /// (`TerminalText`, Spec/robustness.md §9): names, paths and values in it come from files and
@@ -30,19 +25,9 @@ enum Console {
 
     /// Writes `text` as it is (a failure to write to standard error cannot be reported anywhere):
     /// for text already escaped, or made by the tool alone (the progress bar's own sequences).
+    /// The one writer of standard error.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let n = Darwin.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        var text = text
+        _ = text.withUTF8 { SystemCall.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }

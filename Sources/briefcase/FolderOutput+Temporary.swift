@@ -21,9 +21,9 @@ extension FolderOutput {
             let (directory, base) = TemporaryPaths.place(of: trimmingSlashes(destination))
             TemporaryPaths.removeStale(in: directory, of: base)
             var template = TemporaryPaths.template(in: directory, for: base)
-            let (made, registration, failure): (Bool, Int, Int32) = TemporaryPaths.withLock {
+            let (made, registration, failure): (Bool, Int, Int32) = TemporaryPaths.withLock { registry in
                 let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil
-                return made ? (true, TemporaryPaths.register(TemporaryPaths.string(template)), 0) : (false, 0, errno)
+                return made ? (true, registry.register(TemporaryPaths.string(template)), 0) : (false, 0, errno)
             }
             guard made else {
                 errno = failure
@@ -49,9 +49,9 @@ extension FolderOutput {
     /// Moves the finished folder into `path`'s place: over an existing folder briefcase only
     /// when `replacing` (`FolderReplacement.replace`), and no longer held.
     static func replace(_ path: String, with temporary: Temporary, replacing: Bool) throws(BriefcaseError) {
-        try TemporaryPaths.withLock { () throws(BriefcaseError) in
+        try TemporaryPaths.withLock { (registry: inout TemporaryPaths.Registry) throws(BriefcaseError) in
             try FolderReplacement.replace(trimmingSlashes(path), with: temporary.path, replacing: replacing)
-            TemporaryPaths.unregister(temporary.registration)
+            registry.unregister(temporary.registration)
         }
         close(temporary.descriptor)
     }

@@ -24,8 +24,7 @@ enum InterruptCleanup {
             var set = waited
             var signal: Int32 = 0
             while sigwait(&set, &signal) != 0 {}
-            TemporaryPaths.removeAllAndHold()
-            _exit(128 + signal)
+            TemporaryPaths.removeAllAndExit(128 + signal)
         }
     }
 }

@@ -54,14 +54,7 @@ final class ProgressBar: @unchecked Sendable {
         if drawn { write("\r\u{1B}[K") }
     }
 
-    private func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        #if canImport(Glibc)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-        #else
-        _ = bytes.withUnsafeMutableBytes { Darwin.write(2, $0.baseAddress, $0.count) }
-        #endif
-    }
+    private func write(_ text: String) { Console.write(text) }
 
     private static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())

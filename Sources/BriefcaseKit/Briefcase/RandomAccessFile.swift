@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -207,7 +208,7 @@ enum OpenDescriptors {
 
     /// One file's descriptor (-1 while closed), when it was last read, how many reads are going
     /// through it now, and how many bytes were read through it. Changed only under the lock.
-    final class Slot {
+    final class Slot: @unchecked Sendable {  // (its fields change only under the table's lock)
         var fd: Int32
         var lastUse = 0
         var readers = 0
@@ -217,89 +218,89 @@ enum OpenDescriptors {
         init(fd: Int32) { self.fd = fd }
     }
 
-    nonisolated(unsafe) private static var open: [ObjectIdentifier: Slot] = [:]
-    nonisolated(unsafe) private static var clock = 0
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
+    /// The slots whose descriptor is open, and the clock their last uses are told by.
+    private struct Table {
+        var open: [ObjectIdentifier: Slot] = [:]
+        var clock = 0
+
+        /// Closes the least recently read descriptors that no read is using while more than
+        /// `limit` are open (the one just used is the most recent, so it stays).
+        mutating func closeLeastRecentlyUsed() {
+            while open.count > limit,
+                  let oldest = open.filter({ $0.value.readers == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                open[oldest.key] = nil
+                close(oldest.value.fd)
+                oldest.value.fd = -1
+            }
+        }
+
+        mutating func use(_ slot: Slot) {
+            clock += 1
+            slot.lastUse = clock
+        }
+    }
+
+    /// The table, and every slot's fields with it, changed only under this lock.
+    private static let table = Mutex(Table())
 
     /// A newly opened file's descriptor.
     static func admit(_ slot: Slot) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        clock += 1
-        slot.lastUse = clock
-        open[ObjectIdentifier(slot)] = slot
-        closeLeastRecentlyUsed()
+        table.withLock { table in
+            table.use(slot)
+            table.open[ObjectIdentifier(slot)] = slot
+            table.closeLeastRecentlyUsed()
+        }
     }
 
     /// The slot's descriptor, opened again with `reopen` if it was closed, and held open for one
     /// read until `release`.
     static func acquire(_ slot: Slot, reopen: () throws(BriefcaseError) -> Int32) throws(BriefcaseError) -> Int32 {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        clock += 1
-        slot.lastUse = clock
-        if slot.fd < 0 {
-            slot.fd = try reopen()
-            open[ObjectIdentifier(slot)] = slot
+        try table.withLock { (table: inout Table) throws(BriefcaseError) -> Int32 in
+            table.use(slot)
+            if slot.fd < 0 {
+                slot.fd = try reopen()
+                table.open[ObjectIdentifier(slot)] = slot
+            }
+            slot.readers += 1
+            table.closeLeastRecentlyUsed()
+            return slot.fd
         }
-        slot.readers += 1
-        closeLeastRecentlyUsed()
-        return slot.fd
     }
 
     /// A read through the slot's descriptor is over, having read `bytesRead` bytes.
     static func release(_ slot: Slot, bytesRead: Int) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        slot.readers -= 1
-        slot.bytesRead += bytesRead
-        closeLeastRecentlyUsed()  // (what reads in progress kept open past the limit)
+        table.withLock { table in
+            slot.readers -= 1
+            slot.bytesRead += bytesRead
+            table.closeLeastRecentlyUsed()  // (what reads in progress kept open past the limit)
+        }
     }
 
     /// The slot's file mapped, if it was.
     static func mapping(_ slot: Slot) -> MappedFile? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return slot.mapping
+        table.withLock { _ in slot.mapping }
     }
 
     /// Keeps `mapping` as the slot's file mapped, unless another thread mapped as much first:
     /// the one kept is returned (a smaller one is replaced; what holds it keeps it mapped).
     static func keep(_ mapping: MappedFile, for slot: Slot) -> MappedFile {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let kept = slot.mapping, kept.count >= mapping.count { return kept }
-        slot.mapping = mapping
-        return mapping
+        table.withLock { _ in
+            if let kept = slot.mapping, kept.count >= mapping.count { return kept }
+            slot.mapping = mapping
+            return mapping
+        }
     }
 
     static func bytesRead(_ slot: Slot) -> Int {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return slot.bytesRead
+        table.withLock { _ in slot.bytesRead }
     }
 
     /// A file going away: its descriptor is closed (no read is using it: its handle is gone).
     static func remove(_ slot: Slot) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        open[ObjectIdentifier(slot)] = nil
-        if slot.fd >= 0 { close(slot.fd) }
-        slot.fd = -1
-    }
-
-    /// Closes the least recently read descriptors that no read is using while more than `limit`
-    /// are open (the one just used is the most recent, so it stays).
-    private static func closeLeastRecentlyUsed() {
-        while open.count > limit,
-              let oldest = open.filter({ $0.value.readers == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            open[oldest.key] = nil
-            close(oldest.value.fd)
-            oldest.value.fd = -1
+        table.withLock { table in
+            table.open[ObjectIdentifier(slot)] = nil
+            if slot.fd >= 0 { close(slot.fd) }
+            slot.fd = -1
         }
     }
 }

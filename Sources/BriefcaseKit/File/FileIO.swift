@@ -159,10 +159,10 @@ public struct AtomicOutput {
         let (directory, base) = TemporaryPaths.place(of: path)
         if removingStale { TemporaryPaths.removeStale(in: directory, of: base) }
         var template = TemporaryPaths.template(in: directory, for: base)
-        let (descriptor, token, failure): (Int32, Int?, Int32) = TemporaryPaths.withLock {
+        let (descriptor, token, failure): (Int32, Int?, Int32) = TemporaryPaths.withLock { registry in
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else { return (descriptor, nil, errno) }
-            return (descriptor, TemporaryPaths.register(TemporaryPaths.string(template)), 0)
+            return (descriptor, registry.register(TemporaryPaths.string(template)), 0)
         }
         guard descriptor >= 0 else {
             errno = failure
@@ -178,15 +178,15 @@ public struct AtomicOutput {
     /// Writes bytes, all of them or an error.
     public mutating func write(_ bytes: some Collection<UInt8>) throws(BriefcaseError) {
         let result: Bool = bytes.withContiguousStorageIfAvailable { buffer in
-            Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
-        } ?? Array(bytes).withUnsafeBytes { Self.writeAll(fd, $0) }
+            SystemCall.writeAll(fd, UnsafeRawBufferPointer(buffer))
+        } ?? Array(bytes).withUnsafeBytes { SystemCall.writeAll(fd, $0) }
         guard result else { throw FileIO.ioError("cannot write", displayName) }
         wrote(bytes.count)
     }
 
     /// Writes bytes, all of them or an error.
     public mutating func write(_ buffer: UnsafeRawBufferPointer) throws(BriefcaseError) {
-        guard Self.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
+        guard SystemCall.writeAll(fd, buffer) else { throw FileIO.ioError("cannot write", displayName) }
         wrote(buffer.count)
     }
 
@@ -231,19 +231,6 @@ public struct AtomicOutput {
         writebackRequested = 0
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let n = SystemCall.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
-
     /// Flushes and moves the finished file into place: without `replacing`, by a rename that
     /// never replaces, so that something put at the destination meanwhile stays and the write
     /// fails with `BriefcaseError.outputExists` (the temporary file removed).
@@ -257,10 +244,10 @@ public struct AtomicOutput {
         _ = fchmod(fd, 0o644)
         finished = true
         let (registration, replacing, path) = (registration, replacing, path)
-        let failure: Int32 = TemporaryPaths.withLock {
+        let failure: Int32 = TemporaryPaths.withLock { registry in
             let moved = replacing ? rename(systemPath(temporaryPath), systemPath(path)) : briefcase_rename_noreplace(systemPath(temporaryPath), systemPath(path))
             guard moved == 0 else { return errno }
-            if let registration { TemporaryPaths.unregister(registration) }
+            if let registration { registry.unregister(registration) }
             return 0
         }
         // Closed only now: the flock marks the temporary file as alive until it is gone.
