@@ -25,7 +25,7 @@ public struct SnapshotSink<Output: ResettableByteSink>: BriefcaseSink {
     }
 
     /// True: the export needs every element's head first (table and field ids).
-    public var needsHeads: Bool { true }
+    public var needs: SinkNeeds { SinkNeeds(headsFirst: true) }
 
     /// Keeps the heads and returns the order the export takes the elements in.
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? {

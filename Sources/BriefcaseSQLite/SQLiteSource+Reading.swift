@@ -15,13 +15,13 @@ extension SQLiteSource {
             let head = try head(encoding: encoding, written: codePage, notes: &propertyNotes)
             let entries = try entries()
             let carried = propertyNotes.isEmpty ? [] : [TableEdits(table: SQLiteMapping.propertiesTable, notes: propertyNotes)]
-            if sink.takesHeadsOnly {
+            if sink.needs.headsOnly {
                 try sink.begin(head)
                 for (index, entry) in entries.enumerated() { try sink.element(summary: try summary(entry, codePage: codePage), at: index) }
                 try sink.finish()
                 return carried
             }
-            guard sink.needsHeads else {
+            guard sink.needs.headsFirst else {
                 try sink.begin(head)
                 let edits = try stream(entries, codePage: codePage, into: &sink)
                 try sink.finish()

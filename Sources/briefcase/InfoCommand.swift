@@ -95,7 +95,7 @@ struct BriefcaseSummary {
             }
         }
 
-        var takesHeadsOnly: Bool { true }
+        var needs: SinkNeeds { SinkNeeds(headsOnly: true) }
 
         mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {
             items.append(TableInfo(name: summary.name, table: summary.table, rowCount: summary.rowCount,

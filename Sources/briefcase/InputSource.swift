@@ -49,7 +49,7 @@ struct InputSource {
         let (elements, given, folderNote, spooled) = try openElements()
         BriefcaseElements.keepFreedMemoryForReuse() // each table reuses the memory of the one before
         do throws(BriefcaseError) {
-            if skipDamaged && sink.needsHeads {
+            if skipDamaged && sink.needs.headsFirst {
                 // The heads of damaged elements cannot be read: the readable elements, whole.
                 var collector = BriefcaseCollector()
                 let result = try elements.read(into: &collector, encoding: given, skipDamaged: true, jobs: jobs)
@@ -128,7 +128,7 @@ struct InputSource {
         }
         do {
             try withExtendedLifetime(mapped) { () throws(BriefcaseError) in
-                if sink.needsHeads {
+                if sink.needs.headsFirst {
                     let (document, named) = try JSONDocumentDecoder().decodeNamingCodePage(mapped.bytes)
                     try document.read(into: &sink, codePage: encoding ?? named)
                     return

@@ -121,7 +121,7 @@ import Testing
             encoder.rowJobs = rowJobs
             try encoder.encodeBody(.table(table))
             try encoder.writer.flush()
-            return (encoder.writer.sink.bytes, encoder.wroteOnlyValidUTF8() ?? true)
+            return (encoder.writer.sink.bytes, !encoder.emitter.takeInvalidUTF8())
         }
         #expect(try written(table, rowJobs: jobs).bytes == (try written(table, rowJobs: 1).bytes))
         // Rows kept as bytes (as decoded) go the same way.

@@ -67,7 +67,10 @@ import Testing
         mutating func element(_ element: Element) throws(BriefcaseError) { try sink.element(element) }
         mutating func finish() throws(BriefcaseError) { try sink.finish() }
         mutating func abandon() { sink.abandon() }
-        mutating func wroteOnlyValidUTF8() -> Bool? { sink.wroteOnlyValidUTF8() }
+        var needs: SinkNeeds { sink.needs }
+        mutating func elementCheckingUTF8(_ element: Element, at position: Int) throws(BriefcaseError) -> Bool {
+            try sink.elementCheckingUTF8(element, at: position)
+        }
     }
 
     // MARK: fixtures and samples

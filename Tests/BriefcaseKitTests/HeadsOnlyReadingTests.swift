@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BriefcaseKit
 
-/// A sink that takes heads only (`takesHeadsOnly`, what `info` is) gets each element's head and
+/// A sink that takes heads only (`SinkNeeds.headsOnly`, what `info` is) gets each element's head and
 /// count from a binary briefcase, and no row is decoded.
 struct HeadsOnlyReadingTests {
     /// Records what the source hands it.
@@ -10,7 +10,7 @@ struct HeadsOnlyReadingTests {
         var summaries: [(position: Int, kind: ElementKind, name: String, rows: Int, changes: Int, fields: Int)] = []
         var wholeElements = 0
         var began = 0, finished = 0
-        var takesHeadsOnly: Bool { true }
+        var needs: SinkNeeds { SinkNeeds(headsOnly: true) }
         mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) { began += 1 }
         mutating func element(_ element: Element) throws(BriefcaseError) { wholeElements += 1 }
         mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {

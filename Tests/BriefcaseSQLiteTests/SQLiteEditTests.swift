@@ -175,7 +175,7 @@ struct SQLiteEditTests {
     /// source then plans the edits before it begins, instead of handing elements as it goes.
     struct HeadsFirst: ForwardingSink {
         var inner = BriefcaseCollector()
-        var needsHeads: Bool { true }
+        var needs: SinkNeeds { SinkNeeds(headsFirst: true) }
         mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { nil }
     }
 

@@ -341,14 +341,13 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         })
     }
 
-    /// Rows kept as bytes are written from them (`encodeStoredRows`).
-    public var writesRowsFromTheirBytes: Bool { true }
+    /// Rows kept as bytes are written from them (`encodeStoredRows`); a large table's rows on
+    /// several threads (`rowJobs`); every 8-bit string checked as it is written as UTF-8.
+    public var needs: SinkNeeds { SinkNeeds(rowsFromTheirBytes: true, jobsWithinElements: true, checksUTF8: true) }
 
-    /// Takes the jobs within each element: a large table's rows are written by that many
-    /// threads at once (`rowJobs`).
-    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool {
+    /// Writes a large table's rows on `jobs` threads at once (`rowJobs`).
+    public mutating func useJobsWithinElements(_ jobs: Int) {
         rowJobs = jobs
-        return true
     }
 
     /// Writes an element encoded on another thread: the bytes `element(_:)` would write.
@@ -358,10 +357,18 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
         writeEncoded(try encoded.get())
     }
 
-    /// Every 8-bit string is checked as it is written as UTF-8: the answer for the code page
-    /// detection of a binary source, since the last call.
-    public mutating func wroteOnlyValidUTF8() -> Bool? {
-        !emitter.takeInvalidUTF8()
+    /// Writes the element; whether every 8-bit string it wrote as UTF-8 was valid.
+    public mutating func elementCheckingUTF8(_ element: Element, at position: Int) throws(BriefcaseError) -> Bool {
+        _ = emitter.takeInvalidUTF8()  // (what came before was answered for already)
+        try self.element(element, at: position)
+        return !emitter.takeInvalidUTF8()
+    }
+
+    /// Writes the element encoded on another thread; whether its 8-bit strings were valid UTF-8.
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+        _ = emitter.takeInvalidUTF8()
+        try self.element(element, prepared: prepared, at: position)
+        return !emitter.takeInvalidUTF8()
     }
 
     /// Errors of the encoder (its model errors) and of the sink (I/O) as they are, anything else

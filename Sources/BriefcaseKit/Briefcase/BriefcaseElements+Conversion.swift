@@ -32,7 +32,7 @@ public struct ElementConversionReport: Sendable {
 
 extension BriefcaseElements {
     /// Above this many bytes of elements ahead (`jobs` × the largest element), a sink that can
-    /// use the jobs within each element (`takesJobsWithinElements`) gets them one at a time, while
+    /// use the jobs within each element (`SinkNeeds.jobsWithinElements`) gets them one at a time, while
     /// one worker reads and decodes the next ones (at most the largest element's size beyond the
     /// one taken): the first touches of that much memory cost more than working on elements at
     /// once gains. → json with two jobs on this project's 2-core VM: 1 GB, largest element
@@ -49,8 +49,8 @@ extension BriefcaseElements {
     ///
     /// Code page: `encoding` when given; else detected as `CodePage.detect(in:)` would over the
     /// whole (readable) briefcase, without holding it: from the heads first, each element then
-    /// checked against the choice (`StreamingCodePageDetection`; the sink's
-    /// `wroteOnlyValidUTF8()` answers for an element while UTF-8 is the choice). If an element
+    /// checked against the choice (`StreamingCodePageDetection`; a sink that checks UTF-8
+    /// answers for an element while UTF-8 is the choice: `elementCheckingUTF8`). If an element
     /// contradicts it, the sink is abandoned and begun again after one pass that detects exactly
     /// (`CodePageWitnesses`). Without `canRestart` (standard output) that pass comes first.
     ///
@@ -80,15 +80,15 @@ extension BriefcaseElements {
     func read<Sink: BriefcaseSink>(into sink: inout Sink, encoding: CodePage?, skipDamaged: Bool, canRestart: Bool = true,
                                    jobs: Int, aheadBudget: Int) throws(BriefcaseError) -> ElementConversionReport {
         do throws(BriefcaseError) {
-            if sink.takesHeadsOnly {
+            if sink.needs.headsOnly {
                 let report = try readHeads(into: &sink, encoding: encoding)
                 try sink.finish()
                 return report
             }
             // Each head is read once, for the sink and for the code page detection.
-            let heads: [Element?] = sink.needsHeads || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
+            let heads: [Element?] = sink.needs.headsFirst || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
             var order: [Int]?
-            if sink.needsHeads {
+            if sink.needs.headsFirst {
                 var complete: [Element] = []
                 for (i, read) in heads.enumerated() {
                     if let read { complete.append(read) } else { complete.append(try head(i)) }  // (unreadable: its error)
@@ -128,24 +128,18 @@ extension BriefcaseElements {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
         var seen = Set<Int>()  // in this pass
         /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
-        /// report (the first time it comes, and only when it decodes) and to the sink (after
-        /// `leftOut` for one that fails).
+        /// report (the first time it comes, and only when it decodes).
         func takeOrSkip(_ decoded: DecodedElement<Element>, at i: Int, _ report: inout ElementConversionReport,
                         sink: inout Sink) throws(BriefcaseError) -> Element? {
             let again = !seen.insert(i).inserted
             switch decoded.outcome {
             case .success(let element):
-                if !again {
-                    report.warnings += decoded.warnings
-                    sink.warnings(decoded.warnings, at: i)
-                }
+                if !again { report.warnings += decoded.warnings }
                 return element
             case .failure(let error):
                 guard skipDamaged, error.kind != .io else { throw error }
                 if !again {
                     report.skipped.append(SkippedElement(index: i, kind: elements[i].kind, name: elements[i].label, error: error))
-                    try sink.leftOut(at: i, error: error)
-                    sink.warnings(decoded.warnings, at: i)
                 }
                 return nil
             }
@@ -164,32 +158,37 @@ extension BriefcaseElements {
             // made values of them would copy each string out of the mapping). Elements decoded
             // ahead on several threads are read into buffers, as before.
             let largest = elements.map(\.range.count).max() ?? 0
-            let withinElements = jobs > 1 && jobs * largest > aheadBudget && sink.takesJobsWithinElements(jobs)
+            let needs = sink.needs
+            let withinElements = jobs > 1 && jobs * largest > aheadBudget && needs.jobsWithinElements
+            if withinElements { sink.useJobsWithinElements(jobs) }
             let jobs = withinElements ? 1 : jobs
             // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
             let preparation = jobs > 1 ? sink.elementPreparation() : nil
             // Code page detection needs no rows when the sink checks what it writes as UTF-8 (a
             // JSON writer does; a binary one, which copies bytes, does not).
-            let sinkChecksUTF8 = sink.wroteOnlyValidUTF8() != nil
+            let sinkChecksUTF8 = needs.checksUTF8
             var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, readsAhead: withinElements,
-                                           mapped: withinElements || (jobs == 1 && sink.writesRowsFromTheirBytes), preparation: preparation,
+                                           mapped: withinElements || (jobs == 1 && needs.rowsFromTheirBytes), preparation: preparation,
                                            headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
             }
+            /// Hands the element to a sink that checks UTF-8: whether its 8-bit strings were.
+            func handChecking(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) -> Bool {
+                if let prepared = decoded.prepared { return try sink.elementCheckingUTF8(element, prepared: prepared, at: i) }
+                return try sink.elementCheckingUTF8(element, at: i)
+            }
             while let (i, decoded) = decoding.next() {
                 guard let element = try takeOrSkip(decoded, at: i, &report, sink: &sink) else { continue }
                 if let check {
-                    if check.holdsWhileValidUTF8 {
-                        _ = sink.wroteOnlyValidUTF8() // what came before this element was checked already
-                        try hand(element, decoded, at: i)
-                        if let valid = sink.wroteOnlyValidUTF8() {
-                            guard valid else { sink.abandon(); return false }
-                            continue
-                        }
-                        // A sink that let the rows go must answer; one that did not is read again exactly.
+                    if check.holdsWhileValidUTF8 && sinkChecksUTF8 {
+                        guard try handChecking(element, decoded, at: i) else { sink.abandon(); return false }
+                        continue
+                    } else if check.holdsWhileValidUTF8 {
+                        // A sink that let the rows go must check; one that did not is read again exactly.
                         guard !decoding.dropsRows else { sink.abandon(); return false }
+                        try hand(element, decoded, at: i)
                     } else {
                         try hand(element, decoded, at: i)
                     }

@@ -43,7 +43,7 @@ struct DecodedElement<Product: Sendable>: Sendable {
 /// `readsAhead` (with one job): one worker reads and decodes the next elements while the caller
 /// works on the one it took, that one and those read adding up to at most twice the largest
 /// (`WorkDoneAhead`'s budget with one job). For a sink that spends the jobs within each element
-/// (`BriefcaseSink.takesJobsWithinElements`): the reading and the decoder's pass over a large
+/// (`SinkNeeds.jobsWithinElements`): the reading and the decoder's pass over a large
 /// element are one thread's work, and without this the other cores wait through them, element
 /// after element (→ json, 1 GB, two jobs: about a quarter of the run).
 struct ElementDecoding<Reading: ElementReading> {

@@ -32,7 +32,7 @@ public struct FolderSink: BriefcaseSink {
         self.replacing = replacing
     }
 
-    public var needsHeads: Bool { true }
+    public var needs: SinkNeeds { SinkNeeds(headsFirst: true) }
 
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? {
         groups = Briefcase.Entry.group(Array(heads.indices), kind: { heads[$0].kind }, name: { heads[$0].name })

@@ -5,7 +5,7 @@ extension BriefcaseDocument {
     public func read<Sink: BriefcaseSink>(into sink: inout Sink, codePage: CodePage) throws(BriefcaseError) {
         let elements = file.stream.elements
         do throws(BriefcaseError) {
-            let order = sink.needsHeads ? try sink.prepare(heads: elements.map(\.head)) : nil
+            let order = sink.needs.headsFirst ? try sink.prepare(heads: elements.map(\.head)) : nil
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: file.properties,
                                          headerPadding: file.headerPadding))
             for position in order ?? Array(elements.indices) {

@@ -25,10 +25,48 @@ public struct BriefcaseHead: Hashable, Sendable {
     }
 }
 
+/// What a sink needs of a source, and what it does with the elements: one value, read by the
+/// source before a run (never a question that changes the sink).
+public struct SinkNeeds: Sendable, Equatable {
+    /// Every element's head before the first `begin` (`prepare(heads:)`): a sink that lays its
+    /// output out from the names and columns (a folder's file names, a snapshot's ids). A source
+    /// that cannot give heads first (a JSON document read as it arrives) reads the briefcase whole.
+    public var headsFirst: Bool
+    /// Only each element's head and count (`element(summary:at:)`, `info`): a source that can read
+    /// heads alone (a binary briefcase, by offset) reads nothing else. One that cannot still hands
+    /// whole elements.
+    public var headsOnly: Bool
+    /// Rows are written from the bytes they are kept as (`Rows.visitStored`), never made values:
+    /// a source may decode from its file mapped into memory (a sink that made values would copy
+    /// each string out of the mapping).
+    public var rowsFromTheirBytes: Bool
+    /// A large table's rows can be written on several threads (`useJobsWithinElements`): a source
+    /// whose elements are too large to be decoded ahead on its jobs hands them one at a time.
+    public var jobsWithinElements: Bool
+    /// Every 8-bit string written as UTF-8 is checked as it is written (a JSON writer checks each
+    /// one anyway): `elementCheckingUTF8` returns the answer, which spares a source that detects
+    /// the code page a second walk over the element.
+    public var checksUTF8: Bool
+
+    /// Needs of these kinds; none by default (elements whole, in stream order).
+    public init(headsFirst: Bool = false, headsOnly: Bool = false, rowsFromTheirBytes: Bool = false, jobsWithinElements: Bool = false,
+                checksUTF8: Bool = false) {
+        self.headsFirst = headsFirst
+        self.headsOnly = headsOnly
+        self.rowsFromTheirBytes = rowsFromTheirBytes
+        self.jobsWithinElements = jobsWithinElements
+        self.checksUTF8 = checksUTF8
+    }
+}
+
 /// Takes a briefcase from a source: `begin` with its head, `element` for each element in order,
 /// then `finish`. A source may `abandon` after `begin` — when it fails, or to start over (a code
 /// page that a later element contradicts, a JSON document whose head comes after its elements) —
 /// and then `begin` again: everything received before is void. After `finish`, nothing comes.
+///
+/// The contract is about the data: the head, the elements (by stream position), their heads
+/// first when the sink asks (`needs`), and on several threads the sink's own work on each element
+/// (`elementPreparation()`).
 public protocol BriefcaseSink {
     /// Starts (or starts again) with the briefcase's head.
     mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError)
@@ -43,40 +81,26 @@ public protocol BriefcaseSink {
     /// sink that ordered the elements in `prepare(heads:)` goes by). Default: `element(_:)`.
     mutating func element(_ element: Element, at position: Int) throws(BriefcaseError)
 
-    /// Whether the sink needs every element's head before the first `begin` (`prepare(heads:)`):
-    /// a sink that lays the output out from the names and columns (a snapshot's ids, a folder's
-    /// file names). Default: false. A source that cannot give heads first (a JSON document read
-    /// as it arrives) reads the briefcase whole first.
-    var needsHeads: Bool { get }
+    /// What the sink needs of the source (`SinkNeeds`). Default: none.
+    var needs: SinkNeeds { get }
 
     /// Every element's head (a table without rows, a delta without changes), before the first
-    /// `begin`; returns the stream positions in the order the sink wants the elements (a position
-    /// may come more than once), or nil for stream order. Default: nil.
+    /// `begin`, when `needs.headsFirst`; returns the stream positions in the order the sink wants
+    /// the elements (a position may come more than once), or nil for stream order. Default: nil.
     mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]?
 
-    /// After an element: whether every 8-bit string it wrote as UTF-8 was valid UTF-8 (a JSON
-    /// writer checks each one anyway), which spares a source that detects the code page a second
-    /// walk over the element; nil when the sink does not look. Default: nil.
-    mutating func wroteOnlyValidUTF8() -> Bool?
-
-    /// What the decoder warned about while reading the element at `position` (before its
-    /// `element(_:at:)`, or after `leftOut` when it failed). Default: nothing (the source reports
-    /// them to its caller anyway); a sink that judges the input (`validate`) takes them here.
-    mutating func warnings(_ warnings: [DecodingWarning], at position: Int)
-
-    /// The element at `position` that the source leaves out (`skipDamaged`): its bytes did not
-    /// decode. Default: nothing.
-    mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError)
-
-    /// Whether the sink looks at no row and no change, only at each element's head and count
-    /// (`info`): a source that can read heads alone (a binary briefcase, by offset) then hands
-    /// it `element(summary:at:)` instead of `element(_:at:)`, and reads nothing else. A source
-    /// that cannot (a JSON document) still hands whole elements. Default: false.
-    var takesHeadsOnly: Bool { get }
-
     /// The head and count of the element at stream position `position`, from a source that read
-    /// only that (`takesHeadsOnly`). Default: nothing.
+    /// only that (`needs.headsOnly`). Default: nothing.
     mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError)
+
+    /// The element at `position`, returning whether every 8-bit string it wrote as UTF-8 was
+    /// valid UTF-8: asked of a sink whose `needs.checksUTF8`. Default: `element(_:at:)`, true.
+    mutating func elementCheckingUTF8(_ element: Element, at position: Int) throws(BriefcaseError) -> Bool
+
+    /// Uses `jobs` threads within each large element, for the rest of the run: said by a source
+    /// that hands a sink whose `needs.jobsWithinElements` its elements one at a time. Default:
+    /// nothing.
+    mutating func useJobsWithinElements(_ jobs: Int)
 
     /// Work on each element that can be done on any thread before the element's turn — a JSON
     /// writer's encoding of it — asked for after each `begin` (the work may depend on the head).
@@ -88,17 +112,9 @@ public protocol BriefcaseSink {
     /// Default: `element(_:at:)`.
     mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError)
 
-    /// Asked by a source with `jobs` above 1 whose elements are too large to be worked on ahead
-    /// (`BriefcaseElements.elementsAheadBudget`): true when the sink uses the jobs within each
-    /// element instead (a JSON writer writes a large table's rows on several threads), so the
-    /// source hands it the elements one at a time. Default: false (elements are decoded ahead).
-    mutating func takesJobsWithinElements(_ jobs: Int) -> Bool
-
-    /// Whether the sink writes a table's rows from the bytes they are kept as (`Rows.visitStored`),
-    /// never making values of every row: then a source may decode the elements from its file
-    /// mapped into memory (`ByteSource`), with no copy; a sink that made values would copy each
-    /// string out of the mapping. Default: false.
-    var writesRowsFromTheirBytes: Bool { get }
+    /// `element(_:prepared:at:)`, returning whether its 8-bit strings were valid UTF-8 (as
+    /// `elementCheckingUTF8(_:at:)`). Default: `element(_:prepared:at:)`, true.
+    mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool
 }
 
 /// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
@@ -111,7 +127,7 @@ public struct ElementPreparation: Sendable {
     /// When not (a JSON writer, which writes the bytes it prepared), the worker lets them go as
     /// soon as it has prepared them and hands on the element's head only — so their memory is
     /// used again for the worker's next element instead of waiting, fresh, for the sink's turn.
-    /// Such a sink must answer `wroteOnlyValidUTF8()` (code page detection then needs no rows).
+    /// Such a sink must check UTF-8 (`SinkNeeds.checksUTF8`: code page detection then needs no rows).
     public let needsRows: Bool
 
     /// A preparation doing `prepare` to each element; `needsRows` false: the sink gets only the
@@ -130,22 +146,26 @@ public struct ElementPreparation: Sendable {
 
 extension BriefcaseSink {
     public mutating func element(_ element: Element, at position: Int) throws(BriefcaseError) { try self.element(element) }
-    public var needsHeads: Bool { false }
+    public var needs: SinkNeeds { SinkNeeds() }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { nil }
-    public mutating func wroteOnlyValidUTF8() -> Bool? { nil }
-    public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) {}
-    public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) {}
-    public var takesHeadsOnly: Bool { false }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) {}
+    /// The element written by `element(_:at:)`: nothing is checked.
+    public mutating func elementCheckingUTF8(_ element: Element, at position: Int) throws(BriefcaseError) -> Bool {
+        try self.element(element, at: position)
+        return true
+    }
+    /// No jobs within elements.
+    public mutating func useJobsWithinElements(_ jobs: Int) {}
     /// No preparation: the elements come whole to `element(_:at:)`.
     public func elementPreparation() -> ElementPreparation? { nil }
-    /// No jobs within elements.
-    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { false }
-    /// Values made of the rows.
-    public var writesRowsFromTheirBytes: Bool { false }
     /// Passes the element to `element(_:at:)`, the result of the preparation unused.
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         try self.element(element, at: position)
+    }
+    /// The element written by `element(_:prepared:at:)`: nothing is checked.
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+        try self.element(element, prepared: prepared, at: position)
+        return true
     }
 }
 
@@ -208,12 +228,16 @@ extension ForwardingSink {
     public mutating func finish() throws(BriefcaseError) { try inner.finish() }
     /// Abandons the wrapped sink.
     public mutating func abandon() { inner.abandon() }
-    public var needsHeads: Bool { inner.needsHeads }
+    /// The inner sink's needs, but for what would hand elements past the wrapper's own
+    /// `element(_:at:)`: the UTF-8 check and jobs within elements go through
+    /// `PassingPreparedElements` only.
+    public var needs: SinkNeeds {
+        var needs = inner.needs
+        needs.checksUTF8 = false
+        needs.jobsWithinElements = false
+        return needs
+    }
     public mutating func prepare(heads: [Element]) throws(BriefcaseError) -> [Int]? { try inner.prepare(heads: heads) }
-    public mutating func wroteOnlyValidUTF8() -> Bool? { inner.wroteOnlyValidUTF8() }
-    public mutating func warnings(_ warnings: [DecodingWarning], at position: Int) { inner.warnings(warnings, at: position) }
-    public mutating func leftOut(at position: Int, error: BriefcaseError) throws(BriefcaseError) { try inner.leftOut(at: position, error: error) }
-    public var takesHeadsOnly: Bool { inner.takesHeadsOnly }
     public mutating func element(summary: ElementSummary, at position: Int) throws(BriefcaseError) { try inner.element(summary: summary, at: position) }
     // (`elementPreparation()` is not passed through by default: a wrapper that looks at the
     // elements would miss those handed over prepared. One that does not opts in with
@@ -221,20 +245,29 @@ extension ForwardingSink {
 }
 
 /// A forwarding sink that lets its inner sink's preparation through (`elementPreparation()`,
-/// `element(_:prepared:at:)`): for wrappers that do not look at the elements themselves.
+/// `element(_:prepared:at:)`), and its needs whole: for wrappers that do not look at the elements
+/// themselves.
 package protocol PassingPreparedElements: ForwardingSink {}
 
 extension PassingPreparedElements {
+    /// The inner sink's needs, whole.
+    public var needs: SinkNeeds { inner.needs }
     /// The inner sink's preparation.
     public func elementPreparation() -> ElementPreparation? { inner.elementPreparation() }
     /// Passes the element and its prepared result to the inner sink.
     public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
         try inner.element(element, prepared: prepared, at: position)
     }
-    /// The inner sink's answer.
-    public mutating func takesJobsWithinElements(_ jobs: Int) -> Bool { inner.takesJobsWithinElements(jobs) }
-    /// The inner sink's answer.
-    public var writesRowsFromTheirBytes: Bool { inner.writesRowsFromTheirBytes }
+    /// Passes the element to the inner sink, with its answer.
+    public mutating func elementCheckingUTF8(_ element: Element, at position: Int) throws(BriefcaseError) -> Bool {
+        try inner.elementCheckingUTF8(element, at: position)
+    }
+    /// Passes the element and its prepared result to the inner sink, with its answer.
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+        try inner.elementCheckingUTF8(element, prepared: prepared, at: position)
+    }
+    /// Passes the jobs on.
+    public mutating func useJobsWithinElements(_ jobs: Int) { inner.useJobsWithinElements(jobs) }
 }
 
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
