@@ -72,7 +72,7 @@ struct PageReleaseTests {
         let key = Array("\"elements\":".utf8)
         let keyAt = try #require(json.indices.first { json[$0...].starts(with: key) })
         let open = try #require(json[keyAt...].firstIndex(of: UInt8(ascii: "[")))
-        let array = try #require(json.withUnsafeBufferPointer { ElementsParsedAhead.itemStarts($0, array: open) })
+        let array = try #require(json.withUnsafeBufferPointer { JSONArrayScan.itemStarts($0, array: open) })
         #expect(array.starts.count == 4)
         for start in array.starts {
             #expect(released.contains { $0.lowerBound == start && $0.count > 0 }, "the element at \(start), once parsed")

@@ -26,7 +26,7 @@ struct ParallelJSONReadingTests {
             text += " ]  "
             let close = text.utf8.count - 3
             let bytes = Array(text.utf8)
-            let found = bytes.withUnsafeBufferPointer { ElementsParsedAhead.itemStarts($0, array: padding) }
+            let found = bytes.withUnsafeBufferPointer { JSONArrayScan.itemStarts($0, array: padding) }
             #expect(found?.starts == expected, "padding \(padding)")
             #expect(found?.close == close, "padding \(padding)")
         }
@@ -37,7 +37,7 @@ struct ParallelJSONReadingTests {
     @Test func theScanGivesUpOnWhatIsNotAnArray() {
         for text in [#"[{"a":1},{"b":"]"#, #"[{"a":1}}"#, #"{"a":[]}"#, #"[{"a":"\"#] {
             let bytes = Array(text.utf8)
-            #expect(bytes.withUnsafeBufferPointer { ElementsParsedAhead.itemStarts($0, array: 0) } == nil, "\(text)")
+            #expect(bytes.withUnsafeBufferPointer { JSONArrayScan.itemStarts($0, array: 0) } == nil, "\(text)")
         }
     }
 
@@ -82,7 +82,7 @@ struct ParallelJSONReadingTests {
         #expect(one.elements == many.document.file.stream.elements)
         // The workers have something to do: the scan finds every element.
         let array = try #require(json.firstRange(of: Array("\"elements\": [".utf8))).upperBound - 1
-        let scan = json.withUnsafeBufferPointer { ElementsParsedAhead.itemStarts($0, array: array) }
+        let scan = json.withUnsafeBufferPointer { JSONArrayScan.itemStarts($0, array: array) }
         #expect(scan?.starts.count == one.elements.count)
         for jobs in [2, 8] {
             let more = Self.read(json, jobs: jobs)
@@ -127,7 +127,7 @@ struct PreparedJSONElementTests {
         /// Rows and changes of the elements that came prepared: none, the JSON writer needing
         /// only their heads (the workers let the rest go as soon as they encoded it).
         var rowsWithPrepared = 0
-        mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        mutating func element(_ element: Element, prepared: Inner.Prepared, at position: Int) throws(BriefcaseError) {
             self.prepared += 1
             switch element {
             case .table(let table): rowsWithPrepared += table.rows.count

@@ -13,7 +13,7 @@ struct PreparedBinaryElementTests {
     struct CountingPrepared: PassingPreparedElements {
         var inner: BinarySink<MemoryStreamOutput>
         var prepared = 0
-        mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+        mutating func element(_ element: Element, prepared: Inner.Prepared, at position: Int) throws(BriefcaseError) {
             self.prepared += 1
             try inner.element(element, prepared: prepared, at: position)
         }

@@ -41,7 +41,7 @@ struct ElementDecodingTests {
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let positions = [0, 5, 5, 1, 11, 0, 7, 3, 3, 3, 2, 10, 9, 8, 6, 4, 11]
-        var decoding = ElementDecoding(reader, positions: positions, jobs: jobs)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: positions, jobs: jobs)
         defer { decoding.stop() }
         var names: [String] = [], taken: [Int] = []
         while let (position, decoded) = decoding.next() {
@@ -60,7 +60,7 @@ struct ElementDecodingTests {
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let positions = [0, 5, 5, 1, 11, 0, 7, 3, 3, 3, 2, 10, 9, 8, 6, 4, 11]
-        var decoding = ElementDecoding(reader, positions: positions, jobs: 1, readsAhead: true)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: positions, jobs: 1, readsAhead: true)
         defer { decoding.stop() }
         var names: [String] = []
         while let (_, decoded) = decoding.next() { names.append(String(decoding: try decoded.outcome.get().name.bytes, as: UTF8.self)) }
@@ -79,7 +79,7 @@ struct ElementDecodingTests {
         let file = try #require(Self.file(of: reader))
         let opening = file.bytesRead
         let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }
-        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 1, readsAhead: true)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), jobs: 1, readsAhead: true)
         defer { decoding.stop() }
         _ = decoding.next()
         usleep(50_000)
@@ -102,7 +102,7 @@ struct ElementDecodingTests {
         let sizes = reader.elements.map(\.range.count)
         let ends = sizes.reduce(into: [0]) { $0.append($0.last! + $1) }  // bytes of elements 0 ..< k
         let budget = (jobs + 1) * sizes.max()!
-        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: jobs)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), jobs: jobs)
         defer { decoding.stop() }
         var n = 0
         while decoding.next() != nil {
@@ -123,7 +123,7 @@ struct ElementDecodingTests {
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let file = try #require(Self.file(of: reader))
         let opening = file.bytesRead
-        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 2)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), jobs: 2)
         defer { decoding.stop() }
         _ = decoding.next()
         usleep(50_000)
@@ -137,7 +137,7 @@ struct ElementDecodingTests {
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let file = try #require(Self.file(of: reader))
-        var decoding = ElementDecoding(reader, positions: Array(reader.elements.indices), jobs: 4)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), jobs: 4)
         _ = decoding.next()
         decoding.stop()
         let read = file.bytesRead

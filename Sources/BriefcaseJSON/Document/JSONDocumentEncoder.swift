@@ -334,7 +334,7 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
 
     /// Each element encoded on the thread that decoded it (its JSON object, and whether its
     /// 8-bit strings were valid UTF-8), in the code page of the last `begin`.
-    public func elementPreparation() -> ElementPreparation? {
+    public func elementPreparation() -> ElementPreparation<Result<EncodedJSONElement, BriefcaseError>>? {
         let codePage = codePage, chunks = encodedChunks
         return ElementPreparation(needsRows: false, jobs: { element, jobs in
             JSONElementParts(codePage: codePage, chunks: chunks).encode(element, jobs: jobs)
@@ -351,8 +351,8 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     }
 
     /// Writes an element encoded on another thread: the bytes `element(_:)` would write.
-    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
-        guard let encoded = prepared as? Result<EncodedJSONElement, BriefcaseError> else { return try self.element(element) }
+    public mutating func element(_ element: Element, prepared encoded: Result<EncodedJSONElement, BriefcaseError>,
+                                 at position: Int) throws(BriefcaseError) {
         writeSeparator()
         writeEncoded(try encoded.get())
     }
@@ -365,7 +365,8 @@ extension JSONDocumentEncoder: BriefcaseSink where Sink: ResettableByteSink {
     }
 
     /// Writes the element encoded on another thread; whether its 8-bit strings were valid UTF-8.
-    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: Result<EncodedJSONElement, BriefcaseError>,
+                                             at position: Int) throws(BriefcaseError) -> Bool {
         _ = emitter.takeInvalidUTF8()
         try self.element(element, prepared: prepared, at: position)
         return !emitter.takeInvalidUTF8()

@@ -12,7 +12,7 @@ import CSystemShims
 /// an element from the workers only when it stands at the start the scan found; anywhere else
 /// (a document the scan misread) it parses the element itself. So what the sink gets, and any
 /// error, are those of one job, byte for byte.
-struct ElementsParsedAhead {
+struct ElementsParsedAhead<Prepared: Sendable> {
     /// Where each item of the array starts.
     private let starts: [Int]
     private let work: WorkDoneAhead<Result<ParsedElement, BriefcaseError>>
@@ -23,17 +23,15 @@ struct ElementsParsedAhead {
     struct ParsedElement: Sendable {
         var element: Element
         var end: Int
-        var prepared: (any Sendable)?
+        var prepared: Prepared?
     }
 
-    /// More items than this are read by one job: the scan's list would be large for little gain.
-    static let maximumCount = 4096
-
-    /// Nil when there are fewer than two items, more than `maximumCount`, or the scan finds no
+    /// Nil when there are fewer than two items, more than `JSONArrayScan.maximumCount`, or the scan finds no
     /// end to the array (the reader then goes on alone).
-    init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, preparation: ElementPreparation? = nil,
+    init?(_ buf: UnsafeBufferPointer<UInt8>, array: Int, reader: ValueReader, jobs: Int, preparation: ElementPreparation<Prepared>? = nil,
           scanned: (@Sendable (Range<Int>) -> Void)? = nil) {
-        guard let (starts, close) = Self.itemStarts(buf, array: array, scanned: scanned), starts.count > 1, starts.count <= Self.maximumCount else { return nil }
+        guard let (starts, close) = JSONArrayScan.itemStarts(buf, array: array, scanned: scanned), starts.count > 1,
+              starts.count <= JSONArrayScan.maximumCount else { return nil }
         self.starts = starts
         let sizes = starts.indices.map { k in (k + 1 < starts.count ? starts[k + 1] : close) - starts[k] }
         let bytes = SharedBytes(buf: buf)
@@ -69,6 +67,12 @@ struct ElementsParsedAhead {
     }
 
     func stop() { work.stop() }
+}
+
+/// Where the items of a JSON array start, found without parsing them (`ElementsParsedAhead`).
+enum JSONArrayScan {
+    /// More items than this are read by one job: the scan's list would be large for little gain.
+    static let maximumCount = 4096
 
     /// The offsets where the items of the array opening at `array` start, and the offset of its
     /// `]`; nil when the bytes end first, or there are more than `maximumCount` items. Only

@@ -129,7 +129,7 @@ extension BriefcaseElements {
         var seen = Set<Int>()  // in this pass
         /// The element decoded at position `i`, or nil when it is left out; its warnings go to the
         /// report (the first time it comes, and only when it decodes).
-        func takeOrSkip(_ decoded: DecodedElement<Element>, at i: Int, _ report: inout ElementConversionReport,
+        func takeOrSkip<Prepared>(_ decoded: DecodedElement<Element, Prepared>, at i: Int, _ report: inout ElementConversionReport,
                         sink: inout Sink) throws(BriefcaseError) -> Element? {
             let again = !seen.insert(i).inserted
             switch decoded.outcome {
@@ -171,11 +171,11 @@ extension BriefcaseElements {
                                            mapped: withinElements || (jobs == 1 && needs.rowsFromTheirBytes), preparation: preparation,
                                            headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             defer { decoding.stop() }
-            func hand(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) {
+            func hand(_ element: Element, _ decoded: DecodedElement<Element, Sink.Prepared>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
             }
             /// Hands the element to a sink that checks UTF-8: whether its 8-bit strings were.
-            func handChecking(_ element: Element, _ decoded: DecodedElement<Element>, at i: Int) throws(BriefcaseError) -> Bool {
+            func handChecking(_ element: Element, _ decoded: DecodedElement<Element, Sink.Prepared>, at i: Int) throws(BriefcaseError) -> Bool {
                 if let prepared = decoded.prepared { return try sink.elementCheckingUTF8(element, prepared: prepared, at: i) }
                 return try sink.elementCheckingUTF8(element, at: i)
             }
@@ -234,7 +234,7 @@ extension BriefcaseElements {
         // The exact pass: every readable element once, keeping heads and witnesses only.
         var heads: [Element] = []
         var witnesses = CodePageWitnesses()
-        var decoding = ElementDecoding(self, positions: Array(elements.indices), jobs: jobs)
+        var decoding = ElementDecoding<ModelReading, Never>(self, positions: Array(elements.indices), jobs: jobs)
         defer { decoding.stop() }
         while let (_, decoded) = decoding.next() {  // (warnings are reported by the pass that writes)
             switch decoded.outcome {

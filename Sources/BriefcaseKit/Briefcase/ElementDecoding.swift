@@ -22,11 +22,11 @@ struct ModelReading: ElementReading {
 /// An element as the driver loop (`BriefcaseElements.read(into:…)`) takes it from the decoding:
 /// what it was read into or the error it failed with, and what the decoder warned about (also
 /// before a failure).
-struct DecodedElement<Product: Sendable>: Sendable {
+struct DecodedElement<Product: Sendable, Prepared: Sendable>: Sendable {
     var outcome: Result<Product, BriefcaseError>
     var warnings: [DecodingWarning]
     /// What the sink's `elementPreparation()` made of the element on the worker that decoded it.
-    var prepared: (any Sendable)? = nil
+    var prepared: Prepared? = nil
     /// The memory the element was read into, when it shares it: the taker hands it back to the
     /// workers (`ByteArrayPool`) once it has let the element go.
     var buffer: [UInt8] = []
@@ -46,12 +46,12 @@ struct DecodedElement<Product: Sendable>: Sendable {
 /// (`SinkNeeds.jobsWithinElements`): the reading and the decoder's pass over a large
 /// element are one thread's work, and without this the other cores wait through them, element
 /// after element (→ json, 1 GB, two jobs: about a quarter of the run).
-struct ElementDecoding<Reading: ElementReading> {
+struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
     private let reader: BriefcaseElements
     private let reading: Reading
     private let positions: [Int]
     private var taken = 0
-    private let ahead: ElementsDecodedAhead<Reading>?
+    private let ahead: ElementsDecodedAhead<Reading, Prepared>?
     /// Whether the workers hand on each prepared element's head only, its rows or changes let go
     /// once prepared (`ElementPreparation.needsRows` false, and the caller reads heads only).
     let dropsRows: Bool
@@ -70,7 +70,7 @@ struct ElementDecoding<Reading: ElementReading> {
     /// from the file mapped into memory (`Stored.readMapped`), not from copies read into buffers;
     /// the pages of each element taken go once the next is taken.
     init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
-         prepare: (@Sendable (inout Reading.Product) -> any Sendable)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
+         prepare: (@Sendable (inout Reading.Product) -> Prepared)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
         self.reader = reader
         self.reading = reading
         self.positions = positions
@@ -85,7 +85,7 @@ struct ElementDecoding<Reading: ElementReading> {
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
     /// before go (the workers may then decode one more).
-    mutating func next() -> (position: Int, decoded: DecodedElement<Reading.Product>)? {
+    mutating func next() -> (position: Int, decoded: DecodedElement<Reading.Product, Prepared>)? {
         guard taken < positions.count else { return nil }
         let position = positions[taken]
         taken += 1
@@ -129,12 +129,12 @@ struct ElementDecoding<Reading: ElementReading> {
 /// does not keep the bytes (`validate`'s checks), else one of `buffers`, which the taker hands
 /// back once it has let the element go. Fresh memory costs a page fault per 4 KiB — as much, on a
 /// VM, as what a second core gains — so once the first elements are through, none is needed.
-final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
-    private let work: WorkDoneAhead<DecodedElement<Reading.Product>>
+final class ElementsDecodedAhead<Reading: ElementReading, Prepared: Sendable>: Sendable {
+    private let work: WorkDoneAhead<DecodedElement<Reading.Product, Prepared>>
     private let buffers: ByteArrayPool
 
     init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int, mapped: Bool,
-         prepare: (@Sendable (inout Reading.Product) -> any Sendable)?, keepsBytes: Bool) {
+         prepare: (@Sendable (inout Reading.Product) -> Prepared)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0
         // As many kept as elements are usually in flight: the taker's and one per worker.
@@ -173,7 +173,7 @@ final class ElementsDecodedAhead<Reading: ElementReading>: Sendable {
     }
 
     /// The element of sequence number `n` (each in turn from 0), waiting for it to be decoded.
-    func take(_ n: Int) -> DecodedElement<Reading.Product> { work.take(n) }
+    func take(_ n: Int) -> DecodedElement<Reading.Product, Prepared> { work.take(n) }
 
     /// Stops the workers and drops what is left decoded.
     func stop() { work.stop() }
@@ -189,11 +189,11 @@ extension ElementDecoding where Reading == ModelReading {
     /// preparation does not need the rows, and code page detection none either), so the workers
     /// let the rows go once prepared, and their memory with them (`dropsRows`).
     init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
-         preparation: ElementPreparation? = nil, headsSuffice: Bool = false) {
+         preparation: ElementPreparation<Prepared>? = nil, headsSuffice: Bool = false) {
         let dropsRows = headsSuffice && preparation?.needsRows == false
-        var prepare: (@Sendable (inout Element) -> any Sendable)?
+        var prepare: (@Sendable (inout Element) -> Prepared)?
         if let preparation {
-            prepare = { (element: inout Element) -> any Sendable in
+            prepare = { (element: inout Element) -> Prepared in
                 let prepared = preparation.prepare(element, jobs)
                 if dropsRows { element = element.detachedHead }
                 return prepared

@@ -28,7 +28,7 @@ public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
     /// Each element encoded on the thread that decoded or parsed it, as if at position 0, into
     /// memory an element written before used (`Bin2Encoder.encodeAhead`); the rows are not
     /// needed afterwards. The bytes are those `element(_:)` writes, the schema end moved.
-    public func elementPreparation() -> ElementPreparation? {
+    public func elementPreparation() -> ElementPreparation<Result<EncodedBin2Element, BriefcaseError>>? {
         let memory = encodedMemory
         return ElementPreparation(needsRows: false) { element in
             do throws(BriefcaseError) {
@@ -40,8 +40,8 @@ public struct BinarySink<Output: BriefcaseStreamOutput>: BriefcaseSink {
     }
 
     /// Writes an element encoded on another thread (its head is enough), in its turn.
-    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
-        guard let encoded = prepared as? Result<EncodedBin2Element, BriefcaseError> else { return try self.element(element, at: position) }
+    public mutating func element(_ element: Element, prepared encoded: Result<EncodedBin2Element, BriefcaseError>,
+                                 at position: Int) throws(BriefcaseError) {
         try writer!.write(encoded: encoded, kind: element.kind, name: element.name)
         if case .success(let done) = encoded { encodedMemory.giveBack(done.bytes) }
     }

@@ -102,27 +102,32 @@ public protocol BriefcaseSink {
     /// nothing.
     mutating func useJobsWithinElements(_ jobs: Int)
 
+    /// What the sink's work on an element done on another thread makes (`elementPreparation()`):
+    /// a JSON writer's encoded object, a binary writer's encoded element. `Never` (the default):
+    /// no such work.
+    associatedtype Prepared: Sendable = Never
+
     /// Work on each element that can be done on any thread before the element's turn — a JSON
     /// writer's encoding of it — asked for after each `begin` (the work may depend on the head).
     /// A source decoding on several threads has its workers do it, and hands the result to
     /// `element(_:prepared:at:)`. nil (the default): none.
-    func elementPreparation() -> ElementPreparation?
+    func elementPreparation() -> ElementPreparation<Prepared>?
 
     /// The element at `position` with what `elementPreparation()` made of it on another thread.
     /// Default: `element(_:at:)`.
-    mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError)
+    mutating func element(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError)
 
     /// `element(_:prepared:at:)`, returning whether its 8-bit strings were valid UTF-8 (as
     /// `elementCheckingUTF8(_:at:)`). Default: `element(_:prepared:at:)`, true.
-    mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool
+    mutating func elementCheckingUTF8(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError) -> Bool
 }
 
 /// What a sink lets be done to an element on any thread (`BriefcaseSink.elementPreparation()`).
-public struct ElementPreparation: Sendable {
+public struct ElementPreparation<Prepared: Sendable>: Sendable {
     /// Makes the sink's result for one element; called on worker threads, in any order, with the
     /// number of jobs of the run: a large element may be worked on by that many threads at once
     /// (the caller's among them), so that it does not keep one core busy while the others wait.
-    public let prepare: @Sendable (_ element: Element, _ jobs: Int) -> any Sendable
+    public let prepare: @Sendable (_ element: Element, _ jobs: Int) -> Prepared
     /// Whether `element(_:prepared:at:)` reads the element's rows or changes beside the result.
     /// When not (a JSON writer, which writes the bytes it prepared), the worker lets them go as
     /// soon as it has prepared them and hands on the element's head only — so their memory is
@@ -132,13 +137,13 @@ public struct ElementPreparation: Sendable {
 
     /// A preparation doing `prepare` to each element; `needsRows` false: the sink gets only the
     /// head of each element prepared.
-    public init(needsRows: Bool = true, _ prepare: @escaping @Sendable (Element) -> any Sendable) {
+    public init(needsRows: Bool = true, _ prepare: @escaping @Sendable (Element) -> Prepared) {
         self.prepare = { element, _ in prepare(element) }
         self.needsRows = needsRows
     }
 
     /// A preparation doing `prepare` to each element with the run's number of jobs.
-    public init(needsRows: Bool = true, jobs prepare: @escaping @Sendable (_ element: Element, _ jobs: Int) -> any Sendable) {
+    public init(needsRows: Bool = true, jobs prepare: @escaping @Sendable (_ element: Element, _ jobs: Int) -> Prepared) {
         self.prepare = prepare
         self.needsRows = needsRows
     }
@@ -157,13 +162,13 @@ extension BriefcaseSink {
     /// No jobs within elements.
     public mutating func useJobsWithinElements(_ jobs: Int) {}
     /// No preparation: the elements come whole to `element(_:at:)`.
-    public func elementPreparation() -> ElementPreparation? { nil }
+    public func elementPreparation() -> ElementPreparation<Prepared>? { nil }
     /// Passes the element to `element(_:at:)`, the result of the preparation unused.
-    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+    public mutating func element(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError) {
         try self.element(element, at: position)
     }
     /// The element written by `element(_:prepared:at:)`: nothing is checked.
-    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError) -> Bool {
         try self.element(element, prepared: prepared, at: position)
         return true
     }
@@ -245,17 +250,17 @@ extension ForwardingSink {
 }
 
 /// A forwarding sink that lets its inner sink's preparation through (`elementPreparation()`,
-/// `element(_:prepared:at:)`), and its needs whole: for wrappers that do not look at the elements
-/// themselves.
-package protocol PassingPreparedElements: ForwardingSink {}
+/// `element(_:prepared:at:)`, of the inner sink's `Prepared` type), and its needs whole: for
+/// wrappers that do not look at the elements themselves.
+package protocol PassingPreparedElements: ForwardingSink where Prepared == Inner.Prepared {}
 
 extension PassingPreparedElements {
     /// The inner sink's needs, whole.
     public var needs: SinkNeeds { inner.needs }
     /// The inner sink's preparation.
-    public func elementPreparation() -> ElementPreparation? { inner.elementPreparation() }
+    public func elementPreparation() -> ElementPreparation<Prepared>? { inner.elementPreparation() }
     /// Passes the element and its prepared result to the inner sink.
-    public mutating func element(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) {
+    public mutating func element(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError) {
         try inner.element(element, prepared: prepared, at: position)
     }
     /// Passes the element to the inner sink, with its answer.
@@ -263,7 +268,7 @@ extension PassingPreparedElements {
         try inner.elementCheckingUTF8(element, at: position)
     }
     /// Passes the element and its prepared result to the inner sink, with its answer.
-    public mutating func elementCheckingUTF8(_ element: Element, prepared: any Sendable, at position: Int) throws(BriefcaseError) -> Bool {
+    public mutating func elementCheckingUTF8(_ element: Element, prepared: Prepared, at position: Int) throws(BriefcaseError) -> Bool {
         try inner.elementCheckingUTF8(element, prepared: prepared, at: position)
     }
     /// Passes the jobs on.
@@ -273,6 +278,7 @@ extension PassingPreparedElements {
 /// A sink that writes in a code page of its own choosing (`--encoding`), whatever the source
 /// names: the head it passes on names `codePage`.
 package struct CodePageOverride<Inner: BriefcaseSink>: PassingPreparedElements {
+    package typealias Prepared = Inner.Prepared
     /// The sink the heads go to.
     public var inner: Inner
     /// The code page the output is written in; nil: the source's.
