@@ -53,14 +53,14 @@ struct ElementDecodingTests {
         #expect(names == positions.map { "T\($0)" })
     }
 
-    /// With one job reading ahead (`readsAhead`, for a sink that spends the jobs within each
+    /// With one worker reading ahead (`ReadingPlan.Mode.rowsWithin`, for a sink that spends the jobs within each
     /// element) the elements come as without it.
     @Test func readingAheadWithOneJobGivesTheElementsInOrder() throws {
         let path = try Self.tables(12)
         defer { unlink(path) }
         let reader = try BriefcaseElements.open(path, as: .dabriefcase)
         let positions = [0, 5, 5, 1, 11, 0, 7, 3, 3, 3, 2, 10, 9, 8, 6, 4, 11]
-        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: positions, jobs: 1, readsAhead: true)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: positions, plan: ReadingPlan(mode: .rowsWithin(jobs: 2), mapped: false, dropsRows: false))
         defer { decoding.stop() }
         var names: [String] = []
         while let (_, decoded) = decoding.next() { names.append(String(decoding: try decoded.outcome.get().name.bytes, as: UTF8.self)) }
@@ -79,7 +79,7 @@ struct ElementDecodingTests {
         let file = try #require(Self.file(of: reader))
         let opening = file.bytesRead
         let ends = reader.elements.map(\.range.count).reduce(into: [0]) { $0.append($0.last! + $1) }
-        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), jobs: 1, readsAhead: true)
+        var decoding = ElementDecoding<ModelReading, Never>(reader, positions: Array(reader.elements.indices), plan: ReadingPlan(mode: .rowsWithin(jobs: 2), mapped: false, dropsRows: false))
         defer { decoding.stop() }
         _ = decoding.next()
         usleep(50_000)

@@ -151,25 +151,23 @@ extension BriefcaseElements {
             report.skipped = []
             seen = []
             try sink.begin(BriefcaseHead(container: container, codePage: codePage, properties: properties, headerPadding: headerPadding))
-            // Elements so large that `jobs` of them ahead would hold too much memory go one at a
-            // time to a sink that can use the jobs within each; the next one is read meanwhile,
-            // from the file mapped: no copy, no memory of the process's own (`ByteSource`). So
-            // are the elements of one job for a sink that writes rows from their bytes (one that
-            // made values of them would copy each string out of the mapping). Elements decoded
-            // ahead on several threads are read into buffers, as before.
-            let largest = elements.map(\.range.count).max() ?? 0
+            // The run, planned once (`ReadingPlan`): elements so large that `jobs` of them ahead
+            // would hold too much memory go one at a time to a sink that can use the jobs within
+            // each, the next one read meanwhile from the file mapped (no copy, no memory of the
+            // process's own: `ByteSource`); so are the elements of one job for a sink that writes
+            // rows from their bytes. Elements decoded ahead on several threads are read into
+            // buffers, the workers also doing the sink's own work on each (a JSON writer's
+            // encoding). Code page detection needs no rows when the sink checks what it writes as
+            // UTF-8 (a JSON writer does; a binary one, which copies bytes, does not).
             let needs = sink.needs
-            let withinElements = jobs > 1 && jobs * largest > aheadBudget && needs.jobsWithinElements
-            if withinElements { sink.useJobsWithinElements(jobs) }
-            let jobs = withinElements ? 1 : jobs
-            // With workers, they also do the sink's own work on each element (a JSON writer's encoding).
-            let preparation = jobs > 1 ? sink.elementPreparation() : nil
-            // Code page detection needs no rows when the sink checks what it writes as UTF-8 (a
-            // JSON writer does; a binary one, which copies bytes, does not).
             let sinkChecksUTF8 = needs.checksUTF8
-            var decoding = ElementDecoding(self, positions: order ?? Array(elements.indices), jobs: jobs, readsAhead: withinElements,
-                                           mapped: withinElements || (jobs == 1 && needs.rowsFromTheirBytes), preparation: preparation,
-                                           headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
+            let positions = order ?? Array(elements.indices)
+            let preparation = sink.elementPreparation()
+            let plan = ReadingPlan.make(jobs: jobs, elementCount: positions.count, largestElement: elements.map(\.range.count).max() ?? 0,
+                                        aheadBudget: aheadBudget, needs: needs, preparationNeedsRows: preparation?.needsRows,
+                                        headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
+            if let within = plan.jobsWithinElements { sink.useJobsWithinElements(within) }
+            var decoding = ElementDecoding(self, positions: positions, plan: plan, preparation: plan.prepares ? preparation : nil)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element, Sink.Prepared>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }

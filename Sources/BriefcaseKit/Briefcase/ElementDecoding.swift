@@ -34,13 +34,14 @@ struct DecodedElement<Product: Sendable, Prepared: Sendable>: Sendable {
 
 /// The elements at `positions` (indices into `BriefcaseElements.elements`, the order the driver
 /// hands them to its sink; one may come more than once), decoded one after another and taken in
-/// that order. With one job, each is decoded when taken, on the caller's thread, into the memory
-/// of the one before (no thread, no lock: the path every single-core run takes). With more, they
-/// are decoded ahead by worker threads (`ElementsDecodedAhead`); the caller takes the same
+/// that order, as the run's `ReadingPlan` says. Inline, each is decoded when taken, on the
+/// caller's thread, into the memory of the one before (no thread, no lock: the path every
+/// single-core run takes). Ahead, they are decoded by worker threads (`ElementsDecodedAhead`);
+/// the caller takes the same
 /// elements, warnings and errors in the same order, so whatever it does with them — what it
 /// writes, reports, detects — is what it would with one job.
 ///
-/// `readsAhead` (with one job): one worker reads and decodes the next elements while the caller
+/// `ReadingPlan.Mode.rowsWithin`: one worker reads and decodes the next elements while the caller
 /// works on the one it took, that one and those read adding up to at most twice the largest
 /// (`WorkDoneAhead`'s budget with one job). For a sink that spends the jobs within each element
 /// (`SinkNeeds.jobsWithinElements`): the reading and the decoder's pass over a large
@@ -69,18 +70,23 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
     /// `mapped`: the elements that read well so (`Stored.readsWellMapped`: tables) are decoded
     /// from the file mapped into memory (`Stored.readMapped`), not from copies read into buffers;
     /// the pages of each element taken go once the next is taken.
-    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
-         prepare: (@Sendable (inout Reading.Product) -> Prepared)? = nil, keepsBytes: Bool = Reading.productSharesBytes) {
+    init(_ reader: BriefcaseElements, reading: Reading, positions: [Int], plan: ReadingPlan,
+         prepare: (@Sendable (inout Reading.Product) -> Prepared)? = nil) {
         self.reader = reader
         self.reading = reading
         self.positions = positions
-        // Workers only pay when there is more than one element to share among them.
-        let workers = jobs > 1 ? jobs : readsAhead ? 1 : 0
-        ahead = workers > 0 && positions.count > 1
-            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, mapped: mapped, prepare: prepare,
-                                   keepsBytes: keepsBytes) : nil
-        dropsRows = ahead != nil && Reading.productSharesBytes && !keepsBytes
-        self.mapped = mapped
+        let workers: Int
+        switch plan.mode {
+        case .inline: workers = 0
+        case .elementsAhead(let count): workers = count
+        case .rowsWithin: workers = positions.count > 1 ? 1 : 0  // (one reads ahead while the sink works within)
+        }
+        ahead = workers > 0
+            ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, mapped: plan.mapped,
+                                   prepare: plan.prepares ? prepare : nil,
+                                   keepsBytes: Reading.productSharesBytes && !plan.dropsRows) : nil
+        dropsRows = ahead != nil && Reading.productSharesBytes && plan.dropsRows
+        mapped = plan.mapped
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -183,23 +189,24 @@ final class ElementsDecodedAhead<Reading: ElementReading, Prepared: Sendable>: S
 }
 
 extension ElementDecoding where Reading == ModelReading {
-    /// The elements decoded into the model; with `preparation`, each worker also does the sink's
-    /// work on the element it decoded.
-    /// `headsSuffice`: the taker reads only the heads of prepared elements (its sink's
-    /// preparation does not need the rows, and code page detection none either), so the workers
-    /// let the rows go once prepared, and their memory with them (`dropsRows`).
-    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int, readsAhead: Bool = false, mapped: Bool = false,
-         preparation: ElementPreparation<Prepared>? = nil, headsSuffice: Bool = false) {
-        let dropsRows = headsSuffice && preparation?.needsRows == false
+    /// The elements decoded into the model as `plan` says; with `preparation`, each worker also
+    /// does the sink's work on the element it decoded, and lets its rows go after when the plan
+    /// says so (`ReadingPlan.dropsRows`).
+    init(_ reader: BriefcaseElements, positions: [Int], plan: ReadingPlan, preparation: ElementPreparation<Prepared>? = nil) {
         var prepare: (@Sendable (inout Element) -> Prepared)?
-        if let preparation {
+        if let preparation, case .elementsAhead(let jobs) = plan.mode {
+            let dropsRows = plan.dropsRows
             prepare = { (element: inout Element) -> Prepared in
                 let prepared = preparation.prepare(element, jobs)
                 if dropsRows { element = element.detachedHead }
                 return prepared
             }
         }
-        self.init(reader, reading: ModelReading(), positions: positions, jobs: jobs, readsAhead: readsAhead, mapped: mapped,
-                  prepare: prepare, keepsBytes: !dropsRows)
+        self.init(reader, reading: ModelReading(), positions: positions, plan: plan, prepare: prepare)
+    }
+
+    /// The elements decoded into the model on `jobs`, nothing prepared (`ReadingPlan.plain`).
+    init(_ reader: BriefcaseElements, positions: [Int], jobs: Int) {
+        self.init(reader, positions: positions, plan: .plain(jobs: jobs, elementCount: positions.count))
     }
 }

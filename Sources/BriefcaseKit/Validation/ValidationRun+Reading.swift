@@ -26,7 +26,8 @@ extension ValidationRun {
                                                                source: BriefcaseSource, file: String?,
                                                                _ take: (inout ValidationRun, Reading.Product, _ start: Int) -> Void) throws(BriefcaseError) {
         let entries = index.entries
-        var decoding = ElementDecoding<Reading, Never>(elements, reading: reading, positions: Array(entries.indices), jobs: max(1, options.jobs))
+        var decoding = ElementDecoding<Reading, Never>(elements, reading: reading, positions: Array(entries.indices),
+                                                       plan: .plain(jobs: options.jobs, elementCount: entries.count))
         defer { decoding.stop() }
         var decoded: [Int] = []
         while let (position, element) = decoding.next() {
