@@ -39,10 +39,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
         if try FileIO.readPrefix(path, count: 16).elementsEqual(Self.sqliteSignature) { return .sqlite }
-        let head = try GzipInput.readPrefix(path, count: 8) // gzip (1f 8b): what is inside
-        if head.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
-        if head.starts(with: Array("DABIN200".utf8)) { return .bin2 }
-        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
+        if let format = sniff(try GzipInput.readPrefix(path, count: 8)) { return format }  // gzip (1f 8b): what is inside
         throw ValidationError("cannot tell the format of '\(path)'; name it with --from (\(allCases.map(\.rawValue).joined(separator: ", ")))")
     }
 
@@ -52,6 +49,16 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
             return format
         }
         throw ValidationError("cannot tell the output format from '\(path)'; name it with --to (\(allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    /// The format a content's first bytes say, of those that say one in a few bytes (a JSON
+    /// document by its `{` after white space); SQLite by its 16-byte signature: `ofInput`
+    /// reads that apart, from the file itself (an SQLite database is never gzip).
+    static func sniff(_ head: [UInt8]) -> FileFormat? {
+        if head.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
+        if head.starts(with: Array("DABIN200".utf8)) { return .bin2 }
+        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
+        return nil
     }
 
     /// The first 16 bytes of every SQLite 3 database.

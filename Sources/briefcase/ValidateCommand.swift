@@ -79,7 +79,7 @@ struct ValidateCommand: ParsableCommand {
                 Console.error(located.description)
                 status = 2
                 unchecked.insert(reports.count)
-                reports.append(ValidationReport(path: path, format: inputOptions.from?.rawValue ?? Self.formatFromName(path)?.rawValue ?? "",
+                reports.append(ValidationReport(path: path, format: inputOptions.from?.rawValue ?? FileFormat.fromExtension(path)?.rawValue ?? "",
                                                 errors: [Finding(.input, located.message, offset: located.offset, element: located.element)]))
             }
         }
@@ -104,7 +104,7 @@ struct ValidateCommand: ParsableCommand {
         if path != "-" && !FileIO.exists(path) {
             throw BriefcaseError(.io, "no such file or folder", file: path)
         }
-        var format = explicit ?? formatFromName(path)
+        var format = explicit ?? FileFormat.fromExtension(path)
         if format == nil && path != "-" && !Gzip.hasSuffix(path) && isDirectory(path) { format = .folder }
         if format == .folder {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
@@ -135,7 +135,7 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         let readable = spooled?.path ?? path
-        if format == nil { format = sniff(try FileIO.readPrefix(readable, count: 8)) }
+        if format == nil { format = FileFormat.sniff(try FileIO.readPrefix(readable, count: 8)) }
         if let container = format?.container {
             do throws(BriefcaseError) {
                 var report = try Validator.validateFile(at: readable, container: container, options: options)
@@ -146,7 +146,7 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         let bytes = try spooled?.readAll() ?? FileIO.read(path)
-        if format == nil { format = sniff(bytes) }
+        if format == nil { format = FileFormat.sniff(bytes) }
         switch format {
         case .dabriefcase?, .bin2?:
             return Validator.validate(bytes: bytes, container: format!.container!, path: path, options: options)
@@ -168,18 +168,6 @@ struct ValidateCommand: ParsableCommand {
                 "not a briefcase: the content is neither a DABRC600 file, a DABIN200 stream nor a JSON document (name the format with --from)",
                 offset: 0)])
         }
-    }
-
-    /// The format a path's name says (a trailing .gz looked through).
-    static func formatFromName(_ path: String) -> FileFormat? {
-        FileFormat.fromExtension(Gzip.hasSuffix(path) ? Gzip.removingSuffix(path) : path)
-    }
-
-    static func sniff(_ bytes: [UInt8]) -> FileFormat? {
-        if bytes.starts(with: Array("DABRC".utf8)) { return .dabriefcase }
-        if bytes.starts(with: Array("DABIN200".utf8)) { return .bin2 }
-        if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return .json }
-        return nil
     }
 
     static func isDirectory(_ path: String) -> Bool {
