@@ -300,8 +300,7 @@ struct Generator {
             summary.largestElement = max(summary.largestElement, try add(.table(table)))
         }
         try writer.finish()
-        var file = writer.output  // (the writer is done with it)
-        file.close()
+        writer.output.close()
         return summary
     }
 

@@ -15,7 +15,6 @@ enum SQLiteBench {
     static func fromSQLite(_ database: String, _ path: String) throws {
         var sink = BinarySink(output: FileSink(path: path), container: .dabriefcase)
         try SQLiteSource(path: database).read(into: &sink)
-        var file = sink.output  // (the sink is done with it)
-        file.close()
+        sink.output.close()
     }
 }

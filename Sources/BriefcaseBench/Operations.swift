@@ -12,13 +12,13 @@ extension FileSink: ResettableByteSink {}
 /// The generator and json → dabriefcase write briefcases through the library's stream writer:
 /// appended, the index position patched in place (`AtomicOutput.overwrite`).
 extension FileSink: BriefcaseStreamOutput {
-    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) { write(bytes) }
+    func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) { write(bytes) }
 
-    mutating func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
+    func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(BriefcaseError) {
         try output.overwrite(bytes, at: offset)
     }
 
-    mutating func reset() throws(BriefcaseError) { try output.reset() }
+    func reset() throws(BriefcaseError) { try output.reset() }
 }
 
 /// The measured operations. Each runs in its own child process (`briefcase-bench measure …`), so
@@ -252,7 +252,7 @@ enum Measure {
             // takes for a binary input): one table in memory at a time, mapped and written as it goes.
             BriefcaseElements.keepFreedMemoryForReuse()
             let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-            var result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil, jobs: jobs)
+            let result = try SnapshotExport.stream(elements, into: FileSink(path: path), encoding: nil, jobs: jobs)
             result.sink.close()
             end = System.now(); cpuEnd = System.cpuTime()
             if verify { note = "snapshot \(System.fileSize(path)) bytes, encoding \(result.report.codePage.name), \(result.summary.limitViolations.count) datastore limits broken, \(result.summary.warnings.count) warnings" }

@@ -111,20 +111,20 @@ enum System {
 /// written behind to disk as it grows, fsync'd and renamed into place by `close()`), so that the
 /// figures are the CLI's, disk included.
 struct FileSink {
-    var output: AtomicOutput
+    let output: SharedAtomicOutput
     let path: String
 
     init(path: String) {
         self.path = path
-        do { output = try AtomicOutput(path: path, replacing: true) } catch { System.fail("cannot create \(path): \(error)") }
+        do { output = try SharedAtomicOutput(path: path, replacing: true) } catch { System.fail("cannot create \(path): \(error)") }
     }
 
-    mutating func write(_ buffer: UnsafeRawBufferPointer) {
-        do { try output.write(buffer) } catch { System.fail("\(error)") }
+    func write(_ buffer: UnsafeRawBufferPointer) {
+        do { try output.append(buffer) } catch { System.fail("\(error)") }
     }
 
     /// Flushes the file to disk and puts it in its place.
-    mutating func close() {
+    func close() {
         do { try output.commit() } catch { System.fail("\(error)") }
     }
 }

@@ -26,7 +26,7 @@ public struct SQLiteSink: BriefcaseSink {
     /// The temporary file SQLite writes (at its `temporaryPath`), until `finish` puts it at
     /// `path`. Its descriptor stays open until SQLite has closed the database: closing any
     /// descriptor of a file drops every POSIX lock the process holds on it, SQLite's included.
-    var file: AtomicOutput?
+    var file: SharedAtomicOutput?
     /// Names (ASCII lower-cased bytes) of the tables and deltas seen.
     var pairing = ElementPairing()
     /// The stream position of each element paired so far (by its place in `pairing`).
@@ -67,7 +67,7 @@ public struct SQLiteSink: BriefcaseSink {
         close()
         var databasePath = ":memory:"
         if let path {
-            let file = try AtomicOutput(path: path, replacing: replacing)
+            let file = try SharedAtomicOutput(path: path, replacing: replacing)
             self.file = file
             guard let temporary = file.temporaryPath else {
                 close()

@@ -17,14 +17,11 @@ protocol ConversionOutput: ForwardingSink {
 /// An output written through an `AtomicOutputSink` into `file`, a temporary file that `commit`
 /// puts in place; `discard` removes it.
 protocol AtomicFileOutput: ConversionOutput {
-    var file: AtomicOutput { get }
+    var file: SharedAtomicOutput { get }
 }
 
 extension AtomicFileOutput {
-    mutating func discard() {
-        var file = file
-        file.discard()
-    }
+    mutating func discard() { file.discard() }
 }
 
 /// A single-file briefcase or a bare Bin2 stream (`BinarySink`). Standard output and gzip are
@@ -38,27 +35,21 @@ struct BinaryConversionOutput: ConversionOutput, PassingPreparedElements {
         inner = BinarySink(output: try SeekableOutput(path: path, replacing: replacing), container: container)
     }
 
-    mutating func commit() throws(BriefcaseError) {
-        var output = inner.output
-        try output.commit()
-    }
+    mutating func commit() throws(BriefcaseError) { try inner.output.commit() }
 
-    mutating func discard() {
-        var output = inner.output
-        output.discard()
-    }
+    mutating func discard() { inner.output.discard() }
 }
 
 /// An atomic file, or memory for standard output and gzip (then written whole by `commit`: for
 /// gzip, into the atomic file made at the start like any other).
 struct SeekableOutput: BriefcaseStreamOutput {
     let path: String
-    private var file: AtomicOutput?
+    private let file: SharedAtomicOutput?
     private var memory: MemoryStreamOutput?
 
     init(path: String, replacing: Bool) throws(BriefcaseError) {
         self.path = path
-        file = path == "-" ? nil : try AtomicOutput(path: path, replacing: replacing)
+        file = path == "-" ? nil : try SharedAtomicOutput(path: path, replacing: replacing)
         memory = path == "-" || GzipOutput.wanted(path) ? MemoryStreamOutput() : nil
     }
 
@@ -74,20 +65,20 @@ struct SeekableOutput: BriefcaseStreamOutput {
         if memory != nil { try memory!.reset() } else { try file!.reset() }
     }
 
-    mutating func commit() throws(BriefcaseError) {
+    func commit() throws(BriefcaseError) {
         guard let memory else { return try file!.commit() }
-        guard file != nil else { return try FileIO.writeAtomically(memory.bytes, to: "-") }
-        try Gzip.write(memory.bytes, compressedTo: &file!)
-        try file!.commit()
+        guard let file else { return try FileIO.writeAtomically(memory.bytes, to: "-") }
+        try Gzip.write(memory.bytes, compressedTo: &file.output)
+        try file.commit()
     }
 
-    mutating func discard() { file?.discard() }
+    func discard() { file?.discard() }
 }
 
 /// The JSON document (`JSONDocumentEncoder`), gzip for a `.gz` name.
 struct JSONConversionOutput: AtomicFileOutput, PassingPreparedElements {
     var inner: JSONDocumentEncoder<AtomicOutputSink>
-    let file: AtomicOutput
+    let file: SharedAtomicOutput
 
     init(path: String, replacing: Bool, progress: ProgressBar?) throws(BriefcaseError) {
         let target: AtomicOutputSink
@@ -129,7 +120,7 @@ struct FolderConversionOutput: ConversionOutput {
 /// known only at the end: refused then (unless `ignoreLimits`), so nothing is left behind.
 struct SnapshotConversionOutput: AtomicFileOutput {
     var inner: SnapshotSink<AtomicOutputSink>
-    let file: AtomicOutput
+    let file: SharedAtomicOutput
     private let inputPath: String
     private let ignoreLimits: Bool
 

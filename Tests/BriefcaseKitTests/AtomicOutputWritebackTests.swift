@@ -34,7 +34,8 @@ struct AtomicOutputWritebackTests {
         let piece = (0 ..< stride / 2).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         for _ in 0 ..< 9 { try piece.withUnsafeBytes { try output.write($0) } }
         #expect(output.writebackRequested == 4 * stride)
-        let writeBehind = try #require(output.writeBehind)
+        let handle = output.writeBehind
+        let writeBehind = try #require(handle)
         writeBehind.waitUntilHandled()
         #expect(writeBehind.settled == 2 * stride)
         #if os(Linux)

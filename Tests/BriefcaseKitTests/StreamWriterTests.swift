@@ -118,12 +118,11 @@ struct StreamWriterTests {
         let bytes = [UInt8](try Data(contentsOf: SamplePaths.fixtures.appendingPathComponent("all-types.daBriefcase")))
         var warnings: [DecodingWarning] = []
         let document = try BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings)
-        var writer = try BriefcaseStreamWriter(output: try AtomicOutput(path: path), container: .dabriefcase,
+        var writer = try BriefcaseStreamWriter(output: try SharedAtomicOutput(path: path, replacing: false), container: .dabriefcase,
                                                properties: document.file.properties, headerPadding: document.file.headerPadding)
         for element in document.file.stream.elements { try writer.write(element) }
         try writer.finish()
-        var output = writer.output
-        try output.commit()
+        try writer.output.commit()
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
     }
 }

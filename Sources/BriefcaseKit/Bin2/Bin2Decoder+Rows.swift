@@ -136,7 +136,7 @@ extension Bin2Decoder {
     /// `visitor` without building error messages, or returns false — leaving `position` alone,
     /// the row's state dropped — when anything about it is not plainly valid: then the checking reader
     /// reads it and says what is wrong. Values are read as `readValue` reads them.
-    @inlinable @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func fastRow<Visitor: RowVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, _ source: ByteSource, position: inout Int, end: Int,
                                              storages: [ValueStorage?], setBitIsValue: Bool = false,
                                              into visitor: inout Visitor) -> Bool {

@@ -93,7 +93,7 @@ extension Briefcase {
     /// Writes the elements of `entries`: a table still where it was read (a value: reading it
     /// cannot change it) copied as its raw bytes (positions rebased by the writer), without
     /// decoding; a table added or replaced encoded.
-    private func writeTables(_ entries: [Entry], into writer: inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) {
+    private func writeTables(_ entries: [Entry], into writer: inout BriefcaseStreamWriter<SharedAtomicOutput>) throws(BriefcaseError) {
         for entry in entries {
             for kind in kinds(of: entry) {
                 if let source = entry.source {

@@ -72,13 +72,6 @@ public struct MemoryStreamOutput: BriefcaseStreamOutput {
     }
 }
 
-extension AtomicOutput: BriefcaseStreamOutput {
-    /// Appends `bytes` to the temporary file.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
-        try write(bytes)
-    }
-}
-
 /// The writer of binary briefcases: a single file (`DABRC600`) or a bare Bin2 stream, written one
 /// element at a time so that only the element being written needs to be in memory — the header
 /// and properties first, then each element as it comes, then the index; the one field that
@@ -239,27 +232,17 @@ extension BriefcaseStreamWriter where Output == MemoryStreamOutput {
     }
 }
 
-extension BriefcaseStreamWriter where Output == AtomicOutput {
+extension BriefcaseStreamWriter where Output == SharedAtomicOutput {
     /// Writes the single file at `path` (properties, then the elements `write` writes, then the
     /// index) into a temporary file that takes its place only once complete and flushed:
-    /// replacing what is there only when `replacing` (`AtomicOutput`).
+    /// replacing what is there only when `replacing` (`AtomicOutput`; dropped unfinished, it
+    /// removes itself).
     static func writeFile(_ path: String, replacing: Bool, removingStale: Bool = true, properties: [BriefcaseProperty] = [],
                           headerPadding: ByteString = .empty, _ write: (inout Self) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
-        var output = try AtomicOutput(path: path, replacing: replacing, removingStale: removingStale)
-        var writer: Self
-        do throws(BriefcaseError) {
-            writer = try Self(output: output, container: .dabriefcase, properties: properties, headerPadding: headerPadding)
-        } catch {
-            output.discard()
-            throw error
-        }
-        do throws(BriefcaseError) {
-            try write(&writer)
-            try writer.finish()
-        } catch {
-            writer.output.discard()
-            throw error
-        }
-        try writer.output.commit()
+        let output = try SharedAtomicOutput(path: path, replacing: replacing, removingStale: removingStale)
+        var writer = try Self(output: output, container: .dabriefcase, properties: properties, headerPadding: headerPadding)
+        try write(&writer)
+        try writer.finish()
+        try output.commit()
     }
 }

@@ -46,7 +46,7 @@ struct FolderWriter {
 
     /// Writes table `table`'s file: a single file without properties whose elements `write`
     /// writes.
-    func writeTable(_ table: Int, _ write: (inout BriefcaseStreamWriter<AtomicOutput>) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
+    func writeTable(_ table: Int, _ write: (inout BriefcaseStreamWriter<SharedAtomicOutput>) throws(BriefcaseError) -> Void) throws(BriefcaseError) {
         try BriefcaseStreamWriter.writeFile(filePath(table), replacing: replacing, removingStale: false, write)
     }
 
