@@ -34,13 +34,18 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
             return format
         }
         var info = stat()
-        guard stat(systemPath(path), &info) == 0 else {
-            throw BriefcaseError(.io, "no such file", file: path)
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
-        if try FileIO.readPrefix(path, count: 16).elementsEqual(Self.sqliteSignature) { return .sqlite }
-        if let format = sniff(try GzipInput.readPrefix(path, count: 8)) { return format }  // gzip (1f 8b): what is inside
+        guard stat(systemPath(path), &info) == 0 else { throw BriefcaseError(.io, "no such file", file: path) }
+        if let format = try ofContent(path) { return format }
         throw ValidationError("cannot tell the format of '\(path)'; name it with --from (\(allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    /// The format of an existing file or directory by what it is: a directory is a folder; a
+    /// file, what its first bytes say (`sniff`; gzip looked through, SQLite by its signature).
+    static func ofContent(_ path: String) throws(BriefcaseError) -> FileFormat? {
+        var info = stat()
+        if stat(systemPath(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return .folder }
+        if try FileIO.readPrefix(path, count: 16).elementsEqual(Self.sqliteSignature) { return .sqlite }
+        return sniff(try GzipInput.readPrefix(path, count: 8))  // gzip (1f 8b): what is inside
     }
 
     static func ofOutput(_ path: String, explicit: FileFormat?) throws -> FileFormat {

@@ -79,19 +79,24 @@ struct InputSource {
                     ? "\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)" : nil
                 return (BriefcaseElements(briefcase), briefcase.codePage, note, nil)
             }
-            let container = format.container!
-            guard path == "-" || GzipInput.isGzipped(path) else {
-                return (try BriefcaseElements.open(path, as: container), encoding, nil, nil)
-            }
-            let spooled = try GzipInput.spool(path, as: format)
+            let (readable, spooled) = try Self.readable(path, as: format)
             do throws(BriefcaseError) {
-                return (try BriefcaseElements.open(spooled.path, as: container), encoding, nil, spooled)
+                return (try BriefcaseElements.open(readable, as: format.container!), encoding, nil, spooled)
             } catch {
-                throw spooled.relabel(error)
+                throw spooled?.relabel(error) ?? error
             }
         } catch let error as BriefcaseError {
             throw error.file == nil ? error.inFile(path) : error
         }
+    }
+
+    /// The input as a file read in place: itself, or — standard input and gzip — spooled
+    /// (inflated) into an unlinked temporary file first (`GzipInput.spool`). Every command that
+    /// reads a file opens it here, `validate` too.
+    static func readable(_ path: String, as format: FileFormat?) throws(BriefcaseError) -> (path: String, spooled: SpooledInput?) {
+        guard path == "-" || GzipInput.isGzipped(path) else { return (path, nil) }
+        let spooled = try GzipInput.spool(path, as: format)
+        return (spooled.path, spooled)
     }
 
     /// The code page chosen (on text outputs), decoding warnings and the elements left out.
@@ -121,8 +126,9 @@ struct InputSource {
         let spooled: SpooledInput?
         let mapped: MappedFile
         do {
-            spooled = path == "-" || GzipInput.isGzipped(path) ? try GzipInput.spool(path, as: .json) : nil
-            mapped = try MappedFile(path: spooled?.path ?? path)!
+            let readable: String
+            (readable, spooled) = try Self.readable(path, as: .json)
+            mapped = try MappedFile(path: readable)!
         } catch {
             throw error.file == nil ? error.inFile(path) : error
         }

@@ -104,13 +104,20 @@ struct ValidateCommand: ParsableCommand {
         if path != "-" && !FileIO.exists(path) {
             throw BriefcaseError(.io, "no such file or folder", file: path)
         }
+        // Found as every command finds it (`FileFormat`); only standard input is told by its
+        // content once spooled. A damaged gzip wrapper makes the input invalid.
         var format = explicit ?? FileFormat.fromExtension(path)
-        if format == nil && path != "-" && !Gzip.hasSuffix(path) && isDirectory(path) { format = .folder }
+        if format == nil && path != "-" {
+            do throws(BriefcaseError) { format = try FileFormat.ofContent(path) } catch {
+                if error.kind == .io { throw error }
+                return ValidationReport.failure(path: path, format: "", check: .input, error: error)
+            }
+        }
         if format == .folder {
             guard isDirectory(path) else { throw BriefcaseError(.io, "a folder briefcase is a directory", file: path) }
             return try Validator.validateFolder(at: path, options: options)
         }
-        if format == .sqlite || (format == nil && path != "-" && (try? FileIO.readPrefix(path, count: 16)) == FileFormat.sqliteSignature) {
+        if format == .sqlite {
             // The briefcase the database gives back (edits included), checked as a document.
             var sink = ValidationSink(path: path, format: "sqlite", options: options)
             do throws(BriefcaseError) {
@@ -122,19 +129,15 @@ struct ValidateCommand: ParsableCommand {
             }
             return sink.report!
         }
-        // Standard input and gzip are spooled (inflated) into a temporary file first, then read
-        // like a file on disk; a binary briefcase is read by offset, never whole.
-        var spooled: SpooledInput?
-        if path == "-" || GzipInput.isGzipped(path) {
-            do throws(BriefcaseError) {
-                spooled = try GzipInput.spool(path, as: format)
-            } catch {
-                if error.kind == .io { throw error }
-                // A damaged gzip wrapper: the input is invalid.
-                return ValidationReport.failure(path: path, format: format?.rawValue ?? "", check: .input, error: error)
-            }
+        // Opened as every command opens it (`InputSource.readable`): standard input and gzip
+        // spooled first; a binary briefcase is then read by offset, never whole.
+        let readable: String, spooled: SpooledInput?
+        do throws(BriefcaseError) {
+            (readable, spooled) = try InputSource.readable(path, as: format)
+        } catch {
+            if error.kind == .io { throw error }
+            return ValidationReport.failure(path: path, format: format?.rawValue ?? "", check: .input, error: error)
         }
-        let readable = spooled?.path ?? path
         if format == nil { format = FileFormat.sniff(try FileIO.readPrefix(readable, count: 8)) }
         if let container = format?.container {
             do throws(BriefcaseError) {

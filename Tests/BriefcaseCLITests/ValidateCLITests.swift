@@ -33,6 +33,28 @@ import BriefcaseTestSupport
         #expect(lines.last == "\(Self.fixture("orders.bin2")): valid bin2, 0 errors, 0 warnings")
     }
 
+    /// `validate` finds a PATH's format as every other command does (`FileFormat.ofContent`):
+    /// a name without a format's extension is told by what it is — a directory, gzip around a
+    /// file, an SQLite database — and `info` reads each the same way.
+    @Test func formatsAreFoundAsEveryCommandFindsThem() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Self.fixture("all-types.daBriefcase")
+        let made = ["Backup.briefcase", "blob.daBriefcase.gz", "data.sqlite"].map { dir.appendingPathComponent($0).path }
+        let named = ["Backup.gz", "blob", "data.bin"].map { dir.appendingPathComponent($0).path }
+        for (path, name) in zip(made, named) {
+            let converted = try CLITests.run(["convert", source, path])
+            #expect(converted.status == 0, "\(converted.stderr)")
+            try FileManager.default.moveItem(atPath: path, toPath: name)
+        }
+        for (path, format) in zip(named, ["folder", "dabriefcase (gzip; offsets are in the decompressed data)", "sqlite"]) {
+            #expect(try CLITests.run(["info", path]).status == 0, "\(path)")
+            let result = try CLITests.run(["validate", path])
+            #expect(result.status == 0, "\(path): \(result.stderr)")
+            #expect(result.text == "\(path): valid \(format), 0 errors, 0 warnings\n")
+        }
+    }
+
     @Test func invalidFileExitsOneAndNamesElementAndOffset() throws {
         let path = Self.fixture("damaged-row-count.daBriefcase")
         let result = try CLITests.run(["validate", path])
