@@ -2,8 +2,9 @@ extension Bin2Decoder {
     /// Decodes a delta element body. Its changes are kept as views into the bytes (`Changes`,
     /// like a table's rows): each is read through now, checked as when values are made of it,
     /// and where it starts is kept.
-    mutating func decodeDelta(_ reader: inout ByteReader, name: ByteString) throws(BriefcaseError) -> Delta {
-        let head = try decodeDeltaHead(&reader, name: name)
+    /// With its `head` decoded before, from the first change (where `reader` then is).
+    mutating func decodeDelta(_ reader: inout ByteReader, name: ByteString, head known: (delta: Delta, changeCount: Int)? = nil) throws(BriefcaseError) -> Delta {
+        let head = if let known { known } else { try decodeDeltaHead(&reader, name: name) }
         var delta = head.delta
         let changeCount = head.changeCount
         let fields = delta.loggedFields, storages = fields.map(\.type.storage)

@@ -1,7 +1,8 @@
 extension Bin2Decoder {
-    /// Decodes a dataset element body (schema flag … last row).
-    mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int) throws(BriefcaseError) -> Table {
-        let head = try decodeTableHead(&reader, name: name, positionBase: positionBase)
+    /// Decodes a dataset element body (schema flag … last row); with its `head` decoded before,
+    /// from the first row (where `reader` then is).
+    mutating func decodeTable(_ reader: inout ByteReader, name: ByteString, positionBase: Int, head known: TableHead? = nil) throws(BriefcaseError) -> Table {
+        let head = if let known { known } else { try decodeTableHead(&reader, name: name, positionBase: positionBase) }
         var table = head.table
         let first = reader.readerIndex - reader.base
         // Rows as views into the bytes (`Rows`): only where each starts is kept now.
@@ -129,4 +130,25 @@ public struct TableHead: Sendable {
     public var name: ByteString { table.name }
     /// The table's field descriptors.
     public var fields: [FieldDescriptor] { table.fields }
+}
+
+/// An element's head decoded before its body (`BriefcaseElements.headRead(_:)`: for the code
+/// page and for sinks that see every head first), what the decoder warned about in it, and the
+/// offset where it ends: decoding the body goes on from there (`decodeElement(_:positionBase:head:)`).
+package struct ElementHeadRead: Sendable {
+    package enum Head: Sendable {
+        case table(TableHead)
+        case delta(Delta, changeCount: Int)
+    }
+    package var head: Head
+    package var end: Int
+    package var warnings: [DecodingWarning]
+
+    /// The element without rows or changes.
+    package var element: Element {
+        switch head {
+        case .table(let table): .table(table.table)
+        case .delta(let delta, _): .delta(delta)
+        }
+    }
 }

@@ -40,7 +40,7 @@ public struct Bin2Decoder {
     @available(*, deprecated, message: "the bytes may be a mapped file's: read them through `source`")
     public var bytes: [UInt8] { source.arrayOrCopy }
     /// What the decoding tolerated so far.
-    public private(set) var warnings: [DecodingWarning] = []
+    public internal(set) var warnings: [DecodingWarning] = []
 
     /// A decoder over `bytes`, which start at file offset `base`.
     public init(bytes: [UInt8], base: Int = 0) {
@@ -54,12 +54,22 @@ public struct Bin2Decoder {
     }
 
     /// Decodes the element `entry` of an index whose positions are relative to `positionBase`
-    /// (`ElementIndex.positionBase`): the source must hold its range.
-    package mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
+    /// (`ElementIndex.positionBase`): the source must hold its range. With its `head` read
+    /// before (`ElementHeadRead`), the body is decoded from where the head ends, with the
+    /// head's warnings: the head is not read again.
+    package mutating func decodeElement(_ entry: ElementIndex.Entry, positionBase: Int, head: ElementHeadRead? = nil) throws(BriefcaseError) -> Element {
         try readElement(entry) { (decoder: inout Bin2Decoder, reader: inout ByteReader) throws(BriefcaseError) -> Element in
-            switch entry.kind {
-            case .table: return .table(try decoder.decodeTable(&reader, name: entry.name, positionBase: positionBase))
-            case .delta: return .delta(try decoder.decodeDelta(&reader, name: entry.name))
+            if let head {
+                reader.readerIndex = head.end
+                decoder.warnings += head.warnings
+            }
+            switch (entry.kind, head?.head) {
+            case (.table, .table(let known)?):
+                return .table(try decoder.decodeTable(&reader, name: entry.name, positionBase: positionBase, head: known))
+            case (.table, _): return .table(try decoder.decodeTable(&reader, name: entry.name, positionBase: positionBase))
+            case (.delta, .delta(let delta, let changeCount)?):
+                return .delta(try decoder.decodeDelta(&reader, name: entry.name, head: (delta, changeCount)))
+            case (.delta, _): return .delta(try decoder.decodeDelta(&reader, name: entry.name))
             }
         }
     }

@@ -86,12 +86,12 @@ extension BriefcaseElements {
                 return report
             }
             // Each head is read once, for the sink and for the code page detection.
-            let heads: [Element?] = sink.needs.headsFirst || (encoding == nil && canRestart) ? elements.indices.map { try? head($0) } : []
+            let heads: [ElementHeadRead?] = sink.needs.headsFirst || (encoding == nil && canRestart) ? elements.indices.map { try? headRead($0) } : []
             var order: [Int]?
             if sink.needs.headsFirst {
                 var complete: [Element] = []
                 for (i, read) in heads.enumerated() {
-                    if let read { complete.append(read) } else { complete.append(try head(i)) }  // (unreadable: its error)
+                    if let read { complete.append(read.element) } else { complete.append(try head(i)) }  // (unreadable: its error)
                 }
                 order = try sink.prepare(heads: complete)
             }
@@ -122,7 +122,7 @@ extension BriefcaseElements {
         return report
     }
 
-    private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [Element?], encoding: CodePage?,
+    private func read<Sink: BriefcaseSink>(into sink: inout Sink, order: [Int]?, heads readHeads: [ElementHeadRead?], encoding: CodePage?,
                                            skipDamaged: Bool, canRestart: Bool, jobs: Int,
                                            aheadBudget: Int) throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
@@ -167,7 +167,7 @@ extension BriefcaseElements {
                                         aheadBudget: aheadBudget, needs: needs, preparationNeedsRows: preparation?.needsRows,
                                         headsSuffice: check.map { $0.holdsWhileValidUTF8 && sinkChecksUTF8 } ?? true)
             if let within = plan.jobsWithinElements { sink.useJobsWithinElements(within) }
-            var decoding = ElementDecoding(self, positions: positions, plan: plan, preparation: plan.prepares ? preparation : nil)
+            var decoding = ElementDecoding(self, positions: positions, plan: plan, preparation: plan.prepares ? preparation : nil, heads: readHeads)
             defer { decoding.stop() }
             func hand(_ element: Element, _ decoded: DecodedElement<Element, Sink.Prepared>, at i: Int) throws(BriefcaseError) {
                 if let prepared = decoded.prepared { try sink.element(element, prepared: prepared, at: i) } else { try sink.element(element, at: i) }
@@ -210,7 +210,7 @@ extension BriefcaseElements {
             for i in elements.indices {
                 guard let head = readHeads[i] else { continue }
                 headOf[i] = heads.count
-                heads.append(head)
+                heads.append(head.element)
             }
             let check = StreamingCodePageDetection(heads: heads, properties: properties)
             if try pass(check.detection.codePage, check: check) {

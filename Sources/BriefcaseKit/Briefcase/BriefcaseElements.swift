@@ -229,18 +229,29 @@ public final class BriefcaseElements {
     /// What `info` shows of element `i`, from its head: rows and changes are counted, not read.
     /// From a file it reads 64 KiB first, more only when the head needs it.
     public func summary(_ i: Int) throws(BriefcaseError) -> ElementSummary {
+        let read = try headRead(i), stored = elements[i]
+        switch read.head {
+        case .table(let head):
+            return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
+                                  delta: nil, changeCount: 0, range: stored.range)
+        case .delta(let delta, let changeCount):
+            return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
+                                  delta: delta, changeCount: changeCount, range: stored.range)
+        }
+    }
+
+    /// The head of element `i` as decoding its body can go on from it (`ElementHeadRead`).
+    func headRead(_ i: Int) throws(BriefcaseError) -> ElementHeadRead {
         try readHead(i) { stored, decoder, reader throws(BriefcaseError) in
-            let range = stored.range
+            let end = stored.range.upperBound
+            let head: ElementHeadRead.Head
             switch stored.kind {
-            case .table:
-                let head = try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: range.upperBound)
-                return ElementSummary(kind: .table, name: stored.name, table: head.table, rowCount: head.rowCount,
-                                      delta: nil, changeCount: 0, range: range)
+            case .table: head = .table(try decoder.decodeTableHead(&reader, name: stored.name, positionBase: stored.positionBase, elementEnd: end))
             case .delta:
-                let head = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: range.upperBound)
-                return ElementSummary(kind: .delta, name: stored.name, table: nil, rowCount: 0,
-                                      delta: head.delta, changeCount: head.changeCount, range: range)
+                let read = try decoder.decodeDeltaHead(&reader, name: stored.name, elementEnd: end)
+                head = .delta(read.delta, changeCount: read.changeCount)
             }
+            return ElementHeadRead(head: head, end: reader.readerIndex, warnings: decoder.warnings)
         }
     }
 

@@ -9,13 +9,32 @@ protocol ElementReading: Sendable {
     static var productSharesBytes: Bool { get }
     /// Reads the element `entry` from `decoder`'s bytes (which hold its range).
     func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Product
+    /// The reading of the element at `position` (what is known of it already).
+    func forElement(_ position: Int) -> Self
 }
 
-/// Elements decoded into the model.
+extension ElementReading {
+    func forElement(_ position: Int) -> Self { self }
+}
+
+/// Elements decoded into the model; those whose heads were read before (`heads`, by position)
+/// from where their heads end.
 struct ModelReading: ElementReading {
     static var productSharesBytes: Bool { true }
+    var heads: [ElementHeadRead?] = []
+    private var head: ElementHeadRead?
+
+    init(heads: [ElementHeadRead?] = []) { self.heads = heads }
+
     func read(_ decoder: inout Bin2Decoder, _ entry: ElementIndex.Entry, positionBase: Int) throws(BriefcaseError) -> Element {
-        try decoder.decodeElement(entry, positionBase: positionBase)
+        try decoder.decodeElement(entry, positionBase: positionBase, head: head)
+    }
+
+    func forElement(_ position: Int) -> ModelReading {
+        guard position < heads.count, let known = heads[position] else { return self }
+        var reading = ModelReading()
+        reading.head = known
+        return reading
     }
 }
 
@@ -113,8 +132,8 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
         var warnings: [DecodingWarning] = []
         do throws(BriefcaseError) {
             let element = mapped && reader.elements[position].readsWellMapped
-                ? try reader.elements[position].readMapped(reading, warnings: &warnings)
-                : try reader.read(position, reading, warnings: &warnings)
+                ? try reader.elements[position].readMapped(reading.forElement(position), warnings: &warnings)
+                : try reader.read(position, reading.forElement(position), warnings: &warnings)
             return (position, DecodedElement(outcome: .success(element), warnings: warnings))
         } catch {
             return (position, DecodedElement(outcome: .failure(error), warnings: warnings))
@@ -150,7 +169,7 @@ final class ElementsDecodedAhead<Reading: ElementReading, Prepared: Sendable>: S
             var own: [UInt8] = []
             return { n in
                 var warnings: [DecodingWarning] = []
-                let stored = elements[positions[n]]
+                let stored = elements[positions[n]], reading = reading.forElement(positions[n])
                 let readsMapped = mapped && stored.readsWellMapped
                 // Taken out of `own` (not copied): a second reference would make the read copy it.
                 // Every array gets room for the largest element at once, so any serves any element;
@@ -192,7 +211,9 @@ extension ElementDecoding where Reading == ModelReading {
     /// The elements decoded into the model as `plan` says; with `preparation`, each worker also
     /// does the sink's work on the element it decoded, and lets its rows go after when the plan
     /// says so (`ReadingPlan.dropsRows`).
-    init(_ reader: BriefcaseElements, positions: [Int], plan: ReadingPlan, preparation: ElementPreparation<Prepared>? = nil) {
+    /// `heads`: by position, those read before (`BriefcaseElements.headRead`), not read again.
+    init(_ reader: BriefcaseElements, positions: [Int], plan: ReadingPlan, preparation: ElementPreparation<Prepared>? = nil,
+         heads: [ElementHeadRead?] = []) {
         var prepare: (@Sendable (inout Element) -> Prepared)?
         if let preparation, case .elementsAhead(let jobs) = plan.mode {
             let dropsRows = plan.dropsRows
@@ -202,7 +223,7 @@ extension ElementDecoding where Reading == ModelReading {
                 return prepared
             }
         }
-        self.init(reader, reading: ModelReading(), positions: positions, plan: plan, prepare: prepare)
+        self.init(reader, reading: ModelReading(heads: heads), positions: positions, plan: plan, prepare: prepare)
     }
 
     /// The elements decoded into the model on `jobs`, nothing prepared (`ReadingPlan.plain`).
