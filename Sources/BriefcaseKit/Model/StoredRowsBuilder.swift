@@ -10,9 +10,13 @@
 /// `Bin2Encoder` writes for the same values; a row it could not write (a value that does not fit
 /// its column, a string of 2 GiB or more), or rows past 4 GiB, make the builder keep values
 /// instead, every row decoded back.
-package final class StoredRowsBuilder {
+///
+/// Public, not `package` like the rest of the machinery: its `@inlinable` members must be inlined
+/// into the JSON reader's row loop, and Swift 6.3 does not inline `@inlinable package` members
+/// into another module (→ dabriefcase from json: 3 % more instructions as `package`, callgrind).
+public final class StoredRowsBuilder {
     /// How each field's values are stored.
-    package let storages: [ValueStorage?]
+    public let storages: [ValueStorage?]
     @usableFromInline let maskSize: Int
     /// The bytes so far: `count` of `capacity` (its own memory: an array's appends, generic and
     /// checked each time, cost more than all the rest of writing a row).
@@ -27,7 +31,7 @@ package final class StoredRowsBuilder {
     private var values: [Row]?
 
     /// A builder of rows of fields stored as `storages` say.
-    package init(storages: [ValueStorage?]) {
+    public init(storages: [ValueStorage?]) {
         self.storages = storages
         maskSize = (storages.count + 7) / 8
         capacity = 1 << 16
@@ -37,7 +41,7 @@ package final class StoredRowsBuilder {
     deinit { pointer.deallocate() }
 
     /// How many rows were ended.
-    package var count: Int { values?.count ?? starts.count }
+    public var count: Int { values?.count ?? starts.count }
 
     /// Room for `count` more bytes; where they go.
     @inlinable @inline(__always)
@@ -58,7 +62,7 @@ package final class StoredRowsBuilder {
 
     /// Starts a row: its NULL mask, all clear.
     @inlinable @inline(__always)
-    package func beginRow() {
+    public func beginRow() {
         rowStart = byteCount
         room(maskSize).initializeMemory(as: UInt8.self, repeating: 0, count: maskSize)
         byteCount &+= maskSize
@@ -66,21 +70,21 @@ package final class StoredRowsBuilder {
 
     /// Column `column` of the row begun is NULL.
     @inlinable @inline(__always)
-    package func null(_ column: Int) {
+    public func null(_ column: Int) {
         let mask = (pointer + rowStart).assumingMemoryBound(to: UInt8.self)
         mask[column &>> 3] |= 1 &<< UInt8(truncatingIfNeeded: column & 7)
     }
 
     /// A fixed-size value, little-endian (a float or date by its bit pattern).
     @inlinable @inline(__always)
-    package func scalar<T: FixedWidthInteger>(_ value: T) {
+    public func scalar<T: FixedWidthInteger>(_ value: T) {
         room(MemoryLayout<T>.size).storeBytes(of: value.littleEndian, as: T.self)
         byteCount &+= MemoryLayout<T>.size
     }
 
     /// An integer in its column's width (`value` fits `storage`: the caller checked).
     @inlinable @inline(__always)
-    package func integer(_ value: Int64, _ storage: ValueStorage) {
+    public func integer(_ value: Int64, _ storage: ValueStorage) {
         switch storage {
         case .int8, .uint8: scalar(UInt8(truncatingIfNeeded: value))
         case .int16, .uint16: scalar(UInt16(truncatingIfNeeded: value))
@@ -91,7 +95,7 @@ package final class StoredRowsBuilder {
 
     /// Bytes as they are (a GUID's 36).
     @inlinable @inline(__always)
-    package func raw(_ value: UnsafeBufferPointer<UInt8>) {
+    public func raw(_ value: UnsafeBufferPointer<UInt8>) {
         guard let base = value.baseAddress else { return }
         room(value.count).copyMemory(from: base, byteCount: value.count)
         byteCount &+= value.count
@@ -100,7 +104,7 @@ package final class StoredRowsBuilder {
     /// A string or blob: its Int32 length, then its bytes. False, nothing written, when it is
     /// 2 GiB or more.
     @inlinable @inline(__always)
-    package func lengthPrefixed(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    public func lengthPrefixed(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard value.count <= Int(Int32.max) else { return false }
         scalar(Int32(truncatingIfNeeded: value.count))
         raw(value)
@@ -110,7 +114,7 @@ package final class StoredRowsBuilder {
     /// A string of at most `maximum` bytes that `body` writes through a pointer, returning how
     /// many; its Int32 length before it. False, nothing written, when it may be 2 GiB or more.
     @inlinable @inline(__always)
-    package func lengthPrefixed(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) -> Bool {
+    public func lengthPrefixed(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) -> Bool {
         guard maximum <= Int(Int32.max) else { return false }
         let d = room(4 &+ maximum)
         let written = body((d + 4).assumingMemoryBound(to: UInt8.self))
@@ -120,18 +124,18 @@ package final class StoredRowsBuilder {
     }
 
     /// The row begun is complete.
-    package func endRow() {
+    public func endRow() {
         guard values == nil, byteCount <= Int(UInt32.max) else { return keepAsValue() }
         starts.append(UInt32(truncatingIfNeeded: rowStart))
     }
 
     /// Forgets the row begun.
-    package func cancelRow() {
+    public func cancelRow() {
         byteCount = rowStart
     }
 
     /// A row of values (it must have a value or nil per field).
-    package func append(_ row: Row) {
+    public func append(_ row: Row) {
         rowStart = byteCount
         guard values == nil, let size = Bin2Encoder.rowSize(row, storages: storages, maskSize: maskSize) else {
             beginValues()
@@ -146,7 +150,7 @@ package final class StoredRowsBuilder {
     }
 
     /// The rows.
-    package func rows() -> Rows {
+    public func rows() -> Rows {
         if let values { return Rows(values) }
         return Rows(stored: StoredSpans(source: ByteSource(bytes(0 ..< byteCount)), first: 0, end: byteCount, starts: starts, storages: storages))
     }
