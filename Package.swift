@@ -12,6 +12,8 @@ let package = Package(
         // The codec under it: Bin2 streams, DABRC600 single-file briefcases, folders, the value
         // model, code pages, validation.
         .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
+        // What changed between two briefcases: typed differences (`briefcase diff`).
+        .library(name: "BriefcaseDiff", targets: ["BriefcaseDiff"]),
         // The lossless JSON document of a briefcase (reader and streaming writer).
         .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
         // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
@@ -38,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["libz-dev"]), .brew(["zlib"])]),
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
         .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
+        .target(name: "BriefcaseDiff", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
@@ -49,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "CSystemShims",
+                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "BriefcaseDiff", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,13 +65,14 @@ let package = Package(
         .testTarget(name: "BriefcaseCLITests", dependencies: ["briefcase", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
+        .testTarget(name: "BriefcaseDiffTests", dependencies: ["BriefcaseDiff", "BriefcaseKit", "BriefcaseTestSupport"]),
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),
         // Every Swift snippet of the README, ARCHITECTURE.md, docs/ and the DocC articles, type-checked
         // by swiftc with only its own imports against these modules (which it depends on to have them built).
         .testTarget(name: "DocumentationTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseRecords", "BriefcaseSQLite",
-                                                               "DatastoreKit", "BriefcaseDatastore", "BriefcaseTestSupport"]),
+                                                               "DatastoreKit", "BriefcaseDatastore", "BriefcaseDiff", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseDatastoreTests", dependencies: ["BriefcaseDatastore", "JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit", "BriefcaseTestSupport"]),
     ]
 )

@@ -27,7 +27,8 @@ struct BriefcaseCommand: ParsableCommand {
           briefcase convert Orders.json Orders.daBriefcase
           briefcase query Orders.daBriefcase 'select * from Orders' --format table
         """,
-        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self, QueryCommand.self]
+        subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self, QueryCommand.self,
+                      DiffCommand.self, TextconvCommand.self, GitSetupCommand.self]
     )
 }
 

@@ -29,7 +29,7 @@ struct SnippetTests {
     @Test func theSnippetsAreFound() {
         let byFile = Dictionary(grouping: Self.snippets, by: \.file)
         #expect(byFile["README.md"]?.count == 2)
-        for catalog in ["BriefcaseKit", "BriefcaseJSON", "BriefcaseRecords", "BriefcaseSQLite", "BriefcaseDatastore", "DatastoreKit", "JSONCore"] {
+        for catalog in ["BriefcaseKit", "BriefcaseJSON", "BriefcaseRecords", "BriefcaseSQLite", "BriefcaseDatastore", "DatastoreKit", "JSONCore", "BriefcaseDiff"] {
             #expect(byFile.keys.contains { $0.hasPrefix("Sources/\(catalog)/\(catalog).docc/") }, "no snippet found in \(catalog).docc")
         }
         #expect(Self.snippets.allSatisfy { $0.text.contains("\n") })

@@ -356,3 +356,15 @@ struct JSONValueEmitter {
         return scratch.sawInvalidUTF8
     }
 }
+
+/// Single values as the JSON document writes them (Spec/json-format.md §6), for tools that
+/// print a value apart from a document (`briefcase diff --format jsonl`).
+public enum JSONDocumentValue {
+    /// The JSON text of `value` of a field of `type` (`null` for nil), 8-bit text in `codePage`.
+    public static func text(_ value: Value?, type: DataType, codePage: CodePage) -> String {
+        guard let value else { return "null" }
+        var out: [UInt8] = []
+        JSONValueEmitter(codePage: codePage).writeValue(value, type: type, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

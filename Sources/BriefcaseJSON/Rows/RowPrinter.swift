@@ -118,7 +118,10 @@ public struct RowPrinter<Sink: ByteSink> {
     }
 
     /// The value as the text the contract prescribes.
-    public func plainText(_ value: Value) -> String {
+    public func plainText(_ value: Value) -> String { Self.plainText(value, codePage: codePage) }
+
+    /// The value as the text the contract prescribes, 8-bit text read in `codePage`.
+    public static func plainText(_ value: Value, codePage: CodePage) -> String {
         switch value {
         case .ansiString(let s): return codePage.decodeForDisplay(s)
         case .wideString(let s): return WideText.decode(s) ?? WideText.decodeForDisplay(s)

@@ -1,0 +1,130 @@
+import BriefcaseKit
+
+/// What a comparison looks at (Spec/diff.md §4).
+public struct DiffOptions: Sendable, Equatable {
+    /// Only the tables of these names (ASCII letters without case); nil: every table.
+    public var tables: [ByteString]?
+    /// Fields whose values are not compared (a timestamp the app rewrites), in rows and changes.
+    public var ignoredFields: [ByteString]
+    /// Properties not compared.
+    public var ignoredProperties: [ByteString]
+    /// Compare the rows as the app sees them — the pending changes applied to the stored rows —
+    /// instead of the stored rows and the pending changes each on their own.
+    public var current: Bool
+    /// Pair a keyless table's rows by position (row i of A with row i of B) instead of as a
+    /// multiset of whole rows.
+    public var byPosition: Bool
+
+    /// What to compare; by default everything, stored rows and pending changes apart.
+    public init(tables: [ByteString]? = nil, ignoredFields: [ByteString] = [], ignoredProperties: [ByteString] = [],
+                current: Bool = false, byPosition: Bool = false) {
+        self.tables = tables
+        self.ignoredFields = ignoredFields
+        self.ignoredProperties = ignoredProperties
+        self.current = current
+        self.byPosition = byPosition
+    }
+}
+
+/// The differences between two briefcases, A (old) and B (new), in the order of
+/// `BriefcaseDifference` (Spec/diff.md). A briefcase compared with itself gives none.
+public enum BriefcaseComparison {
+    /// What changed from `a` to `b`, as `options` say.
+    public static func differences(_ a: BriefcaseDocument, _ b: BriefcaseDocument,
+                                   options: DiffOptions = DiffOptions()) -> [BriefcaseDifference] {
+        var differences = propertyDifferences(a.file.properties, b.file.properties, ignoring: options.ignoredProperties)
+        let wanted = options.tables.map { Set($0.map(nameKey)) }
+        let entriesA = TableAndDelta.entries(of: a.file.stream).filter { wanted?.contains($0.key) ?? true }
+        let entriesB = TableAndDelta.entries(of: b.file.stream).filter { wanted?.contains($0.key) ?? true }
+        let ignored = Set(options.ignoredFields.map(nameKey))
+        for pair in paired(entriesA, entriesB, key: { [$0.key, Array("\($0.isOrphanDelta)".utf8)] }) {
+            switch (pair.old, pair.new) {
+            case (let old?, let new?):
+                differences += TableComparison(old: old, new: new, ignored: ignored, options: options).differences()
+            case (let old?, nil): differences.append(.table(name: old.name, kind: .removed))
+            case (nil, let new?): differences.append(.table(name: new.name, kind: .added))
+            case (nil, nil): break
+            }
+        }
+        return differences
+    }
+
+    static func propertyDifferences(_ a: [BriefcaseProperty], _ b: [BriefcaseProperty],
+                                    ignoring ignored: [ByteString]) -> [BriefcaseDifference] {
+        let skip = Set(ignored)
+        var differences: [BriefcaseDifference] = []
+        for pair in paired(a.filter { !skip.contains($0.name) }, b.filter { !skip.contains($0.name) }, key: { [$0.name.bytes] }) {
+            switch (pair.old, pair.new) {
+            case (let old?, let new?) where old.value != new.value:
+                differences.append(.property(name: old.name, old: old.value, new: new.value))
+            case (let old?, nil): differences.append(.property(name: old.name, old: old.value, new: nil))
+            case (nil, let new?): differences.append(.property(name: new.name, old: nil, new: new.value))
+            default: break
+            }
+        }
+        return differences
+    }
+
+    /// The k-th item of a key in `a` with the k-th of that key in `b`: A's items in A's order
+    /// (each with its partner or none), then B's without a partner, in B's order.
+    static func paired<Item, Key: Hashable>(_ a: [Item], _ b: [Item], key: (Item) -> Key) -> [(old: Item?, new: Item?)] {
+        var waiting: [Key: [Int]] = [:]
+        for (i, item) in b.enumerated() { waiting[key(item), default: []].append(i) }
+        var taken = [Bool](repeating: false, count: b.count)
+        var next: [Key: Int] = [:]
+        var pairs: [(old: Item?, new: Item?)] = []
+        for item in a {
+            let k = key(item), n = next[k, default: 0]
+            if let places = waiting[k], n < places.count {
+                next[k] = n + 1
+                taken[places[n]] = true
+                pairs.append((item, b[places[n]]))
+            } else {
+                pairs.append((item, nil))
+            }
+        }
+        for (i, item) in b.enumerated() where !taken[i] { pairs.append((nil, item)) }
+        return pairs
+    }
+}
+
+/// A table and its pending delta (by the one pairing rule, Spec/bin2.md §8.10), or a delta
+/// without a table.
+public struct TableAndDelta: Sendable {
+    /// The table (nil for a delta without one).
+    public var table: Table?
+    /// Its pending delta (nil when it has none).
+    public var delta: Delta?
+    /// The table's (or the delta's) name.
+    public var name: ByteString { table?.name ?? delta!.name }
+    var key: [UInt8] { nameKey(name) }
+    var isOrphanDelta: Bool { table == nil }
+
+    /// The stream's tables with their deltas, in stream order, then the deltas of no table.
+    public static func entries(of stream: Bin2Stream) -> [TableAndDelta] {
+        let elements = stream.elements
+        let pairing = ElementPairing(elements)
+        var entries: [TableAndDelta] = [], orphans: [TableAndDelta] = []
+        for (i, element) in elements.enumerated() {
+            switch element {
+            case .table(let table):
+                var delta: Delta?
+                if let mate = pairing.partner[i], case .delta(let found) = elements[mate] { delta = found }
+                entries.append(TableAndDelta(table: table, delta: delta))
+            case .delta(let delta) where pairing.partner[i] == nil:
+                orphans.append(TableAndDelta(table: nil, delta: delta))
+            case .delta: break
+            }
+        }
+        return entries + orphans
+    }
+
+    /// Whether each field of the table is in its key (its schema's `InPrimaryKey` is True).
+    public var keyFlags: [Bool] {
+        guard let table else { return [] }
+        return table.fields.indices.map { column in
+            guard let schema = table.schema, column < schema.fields.count else { return false }
+            return schema.fields[column].value(named: "InPrimaryKey")?.lowercased() == "true"
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import BriefcaseKit
+
+/// The differences within one table present in A and B: its fields, its rows, its pending
+/// changes (Spec/diff.md §3).
+struct TableComparison {
+    let old: TableAndDelta
+    let new: TableAndDelta
+    /// Name keys (`nameKey`) of the fields not compared.
+    let ignored: Set<[UInt8]>
+    let options: DiffOptions
+
+    init(old: TableAndDelta, new: TableAndDelta, ignored: Set<[UInt8]>, options: DiffOptions) {
+        self.old = old
+        self.new = new
+        self.ignored = ignored
+        self.options = options
+    }
+
+    func differences() -> [BriefcaseDifference] {
+        var differences = fieldDifferences()
+        if let a = old.table, let b = new.table { differences += rowDifferences(a, b) }
+        if !options.current { differences += changeDifferences() }
+        return differences
+    }
+
+    // MARK: fields
+
+    func fieldDifferences() -> [BriefcaseDifference] {
+        let fieldsA = old.table?.fields ?? [], fieldsB = new.table?.fields ?? []
+        let keysA = old.keyFlags, keysB = new.keyFlags
+        let indexed = { (fields: [FieldDescriptor]) in fields.indices.map { (index: $0, field: fields[$0]) } }
+        var differences: [BriefcaseDifference] = []
+        for pair in BriefcaseComparison.paired(indexed(fieldsA), indexed(fieldsB), key: { nameKey($0.field.name) }) {
+            let keyInOld = pair.old.map { $0.index < keysA.count && keysA[$0.index] } ?? false
+            let keyInNew = pair.new.map { $0.index < keysB.count && keysB[$0.index] } ?? false
+            let kind: BriefcaseDifference.Kind
+            switch (pair.old, pair.new) {
+            case (let a?, let b?):
+                guard a.field.type != b.field.type || a.field.size != b.field.size || keyInOld != keyInNew else { continue }
+                kind = .changed
+            case (_?, nil): kind = .removed
+            default: kind = .added
+            }
+            let name = (pair.old ?? pair.new)!.field.name
+            differences.append(.field(FieldDifference(table: (old.table ?? new.table)!.name, name: name, kind: kind,
+                                                      old: pair.old?.field, new: pair.new?.field,
+                                                      keyInOld: keyInOld, keyInNew: keyInNew)))
+        }
+        return differences
+    }
+
+    // MARK: rows
+
+    /// The columns compared: each field of A that B has too (by name) and that is not ignored,
+    /// with its place in B.
+    func comparedColumns(_ a: Table, _ b: Table) -> [(old: Int, new: Int)] {
+        var inB: [[UInt8]: Int] = [:]
+        for (column, field) in b.fields.enumerated() where inB[nameKey(field.name)] == nil { inB[nameKey(field.name)] = column }
+        return a.fields.enumerated().compactMap { column, field in
+            let key = nameKey(field.name)
+            guard !ignored.contains(key), let other = inB[key] else { return nil }
+            return (column, other)
+        }
+    }
+
+    func rowDifferences(_ a: Table, _ b: Table) -> [BriefcaseDifference] {
+        if !options.current, a.fields == b.fields, Self.sameStoredBytes(a, b) || a.rows == b.rows { return [] }
+        let rowsA = options.current ? a.applying(old.delta ?? Self.noChanges(a)).rows : Array(a.rows)
+        let rowsB = options.current ? b.applying(new.delta ?? Self.noChanges(b)).rows : Array(b.rows)
+        let columns = comparedColumns(a, b)
+        let keyFlagsA = old.keyFlags, keyFlagsB = new.keyFlags
+        // The key: A's key fields that B has and keys too.
+        let keyColumns = columns.filter { keyFlagsA[$0.old] && $0.new < keyFlagsB.count && keyFlagsB[$0.new] }
+        func difference(_ kind: BriefcaseDifference.Kind, _ rowA: Row?, _ rowB: Row?, position: Int? = nil,
+                        changed: [ByteString] = []) -> BriefcaseDifference {
+            let key: [Value?] = keyColumns.map { rowA?[$0.old] ?? rowB![$0.new] }
+            return .row(RowDifference(table: a.name, kind: kind, keyFields: keyColumns.map { a.fields[$0.old].name }, key: key,
+                                      position: position, oldFields: a.fields, newFields: b.fields, old: rowA, new: rowB,
+                                      changedFields: changed))
+        }
+        func changedFields(_ rowA: Row, _ rowB: Row) -> [ByteString] {
+            columns.compactMap { rowA[$0.old] == rowB[$0.new] ? nil : a.fields[$0.old].name }
+        }
+        var differences: [BriefcaseDifference] = []
+        if keyColumns.isEmpty && options.byPosition {
+            for i in 0 ..< max(rowsA.count, rowsB.count) {
+                switch (i < rowsA.count ? rowsA[i] : nil, i < rowsB.count ? rowsB[i] : nil) {
+                case (let rowA?, let rowB?):
+                    let changed = changedFields(rowA, rowB)
+                    if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, position: i, changed: changed)) }
+                case (let rowA?, nil): differences.append(difference(.removed, rowA, nil, position: i))
+                case (nil, let rowB?): differences.append(difference(.added, nil, rowB, position: i))
+                default: break
+                }
+            }
+            return differences
+        }
+        // By key, or (no key) as a multiset of whole rows over the columns compared.
+        let pairingColumns = keyColumns.isEmpty ? columns : keyColumns
+        let pairs = BriefcaseComparison.paired(rowsA.map { ($0, true) }, rowsB.map { ($0, false) }) { item in
+            pairingColumns.map { item.1 ? item.0[$0.old] : item.0[$0.new] }
+        }
+        for pair in pairs {
+            switch (pair.old?.0, pair.new?.0) {
+            case (let rowA?, let rowB?):
+                let changed = changedFields(rowA, rowB)
+                if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, changed: changed)) }
+            case (let rowA?, nil): differences.append(difference(.removed, rowA, nil))
+            case (nil, let rowB?): differences.append(difference(.added, nil, rowB))
+            default: break
+            }
+        }
+        return differences
+    }
+
+    /// Whether both tables keep their rows as the same bytes (then they hold the same values, and
+    /// none is made: an unchanged table costs a comparison of its bytes).
+    static func sameStoredBytes(_ a: Table, _ b: Table) -> Bool {
+        let storages = a.fields.map(\.type.storage)
+        return a.rows.count == b.rows.count && a.rows.withStoredBytes(storages: storages) { x in
+            b.rows.withStoredBytes(storages: storages) { y in x.count == y.count && x.elementsEqual(y) } ?? false
+        } ?? false
+    }
+
+    static func noChanges(_ table: Table) -> Delta {
+        Delta(name: table.name, loggedFields: [], reducedDeltaFlag: 0)
+    }
+
+    // MARK: pending changes
+
+    func changeDifferences() -> [BriefcaseDifference] {
+        let fieldsA = old.delta?.loggedFields ?? [], fieldsB = new.delta?.loggedFields ?? []
+        let changesA = old.delta.map { Array($0.changes) } ?? [], changesB = new.delta.map { Array($0.changes) } ?? []
+        guard !(fieldsA == fieldsB && changesA == changesB) else { return [] }
+        // Logged fields compared by name, the ignored ones left out.
+        var inB: [[UInt8]: Int] = [:]
+        for (i, field) in fieldsB.enumerated() where inB[nameKey(field.name)] == nil { inB[nameKey(field.name)] = i }
+        let columns: [(old: Int, new: Int?)] = fieldsA.indices.compactMap { i in
+            let key = nameKey(fieldsA[i].name)
+            return ignored.contains(key) ? nil : (i, inB[key])
+        }
+        let onlyInB = fieldsB.indices.filter { i in
+            let key = nameKey(fieldsB[i].name)
+            return !ignored.contains(key) && !fieldsA.contains { nameKey($0.name) == key }
+        }
+        func value(_ values: [Value?], _ i: Int?) -> Value? { i.flatMap { $0 < values.count ? values[$0] : nil } }
+        func same(_ x: DeltaChange, _ y: DeltaChange) -> Bool {
+            guard x.type == y.type, x.status == y.status, x.message == y.message else { return false }
+            for column in columns {
+                if value(x.oldValues, column.old) != value(y.oldValues, column.new) { return false }
+                if value(x.newValues, column.old) != value(y.newValues, column.new) { return false }
+            }
+            return onlyInB.allSatisfy { value(y.oldValues, $0) == nil && value(y.newValues, $0) == nil }
+        }
+        let name = (old.table ?? new.table)?.name ?? old.name
+        var differences: [BriefcaseDifference] = []
+        for pair in BriefcaseComparison.paired(changesA, changesB, key: { $0.recordID }) {
+            let kind: BriefcaseDifference.Kind
+            switch (pair.old, pair.new) {
+            case (let x?, let y?):
+                guard !same(x, y) else { continue }
+                kind = .changed
+            case (_?, nil): kind = .removed
+            default: kind = .added
+            }
+            differences.append(.change(ChangeDifference(table: name, kind: kind, recordID: (pair.old ?? pair.new)!.recordID,
+                                                        oldFields: fieldsA, newFields: fieldsB, old: pair.old, new: pair.new)))
+        }
+        return differences
+    }
+}
