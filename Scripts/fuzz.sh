@@ -18,6 +18,7 @@
 #   sqlite     a database file as convert reads it (SQLiteSource: the mapping's tables, edits as changes)
 #   sqliteedit random SQL edits (DML, DDL, the mapping's own tables) of an exported fixture, read back:
 #              a clean refusal, or a briefcase that encodes and validates
+#   diff       two briefcases compared every way (BriefcaseComparison): no trap; each with itself: none
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
@@ -30,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit)
+TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit diff)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name briefcase)  # (`package` declarations, as SwiftPM compiles them)
@@ -50,6 +51,7 @@ deps_of() {
     briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "JSONCore BriefcaseKit BriefcaseJSON" ;;
     snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
     sqlite|sqliteedit) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
+    diff) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseDiff" ;;
     *) return 1 ;;
   esac
 }
@@ -146,6 +148,15 @@ seeds_of() {
   if [ -d "Fixtures/regressions/$target" ]; then cp "Fixtures/regressions/$target"/* "$dir"/; rm -f "$dir/README.md"; fi
   case "$target" in
     briefcase|bin2) cp Fixtures/*.daBriefcase Fixtures/*.bin2 "$dir"/ ;;
+    diff)
+      # Two fixtures end to end, cut where the first ends (its length, little-endian, first).
+      local f g n
+      for f in Fixtures/*.daBriefcase; do
+        for g in Fixtures/all-types.daBriefcase Fixtures/nulls.daBriefcase; do
+          n=$(wc -c < "$f")
+          { printf "\\x$(printf %02x $((n & 255)))\\x$(printf %02x $(((n >> 8) & 255)))"; cat "$f" "$g"; } > "$dir/$(basename "$f" .daBriefcase)-$(basename "$g")"
+        done
+      done ;;
     stdin)
       # A selector byte first (0 any, 1 JSON, 2 DABRC, 3 DABIN200), then what standard input holds.
       local f

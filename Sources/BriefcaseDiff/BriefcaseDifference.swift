@@ -64,8 +64,9 @@ public struct RowDifference: Sendable, Equatable {
     public var table: ByteString
     /// Added, removed or changed.
     public var kind: BriefcaseDifference.Kind
-    /// The fields the key is made of (empty: the table has none).
-    public var keyFields: [ByteString]
+    /// The columns the key is made of, as places in A's fields and in B's (empty: the table has
+    /// none).
+    public var keyColumns: [ColumnPair]
     /// The row's values of the key fields.
     public var key: [Value?]
     /// The row's place in A's (or, when added, B's) rows, paired by position (`byPosition`).
@@ -78,9 +79,25 @@ public struct RowDifference: Sendable, Equatable {
     public var old: Row?
     /// The row in B (nil when it is not there).
     public var new: Row?
-    /// For a changed row, the names of the fields whose values differ (fields both sides have,
-    /// in A's order, the ignored ones left out).
-    public var changedFields: [ByteString]
+    /// Every field of A paired with the field of B of that name (the ignored ones too), in A's order.
+    public var pairedColumns: [ColumnPair]
+    /// For a changed row, the columns whose values differ (fields both sides have, in A's order,
+    /// the ignored ones left out).
+    public var changedColumns: [ColumnPair]
+
+    /// The names of the key fields (A's).
+    public var keyFields: [ByteString] { keyColumns.map { oldFields[$0.old].name } }
+    /// The names of the fields whose values differ (A's).
+    public var changedFields: [ByteString] { changedColumns.map { oldFields[$0.old].name } }
+}
+
+/// A field of A and the field of B it is compared with: their places in each table's fields
+/// (fields are paired by name, the k-th of a name with the k-th, Spec/diff.md §2).
+public struct ColumnPair: Sendable, Equatable {
+    /// The field's place in A's fields.
+    public var old: Int
+    /// The field's place in B's fields.
+    public var new: Int
 }
 
 /// A pending change of a table's delta, added, removed or changed, paired by record id.

@@ -51,15 +51,18 @@ struct TableComparison {
 
     // MARK: rows
 
-    /// The columns compared: each field of A that B has too (by name) and that is not ignored,
-    /// with its place in B.
-    func comparedColumns(_ a: Table, _ b: Table) -> [(old: Int, new: Int)] {
-        var inB: [[UInt8]: Int] = [:]
-        for (column, field) in b.fields.enumerated() where inB[nameKey(field.name)] == nil { inB[nameKey(field.name)] = column }
-        return a.fields.enumerated().compactMap { column, field in
-            let key = nameKey(field.name)
-            guard !ignored.contains(key), let other = inB[key] else { return nil }
-            return (column, other)
+    /// The columns compared: each field of A that B has too (the k-th of a name with the k-th
+    /// of that name) and that is not ignored, with its place in B; in A's order.
+    func comparedColumns(_ a: Table, _ b: Table) -> [ColumnPair] {
+        Self.pairedColumns(a, b).filter { !ignored.contains(nameKey(a.fields[$0.old].name)) }
+    }
+
+    /// Each field of A with B's field of that name (the k-th of a name with the k-th), in A's order.
+    static func pairedColumns(_ a: Table, _ b: Table) -> [ColumnPair] {
+        let keyed = { (table: Table) in table.fields.enumerated().map { (place: $0.offset, key: nameKey($0.element.name)) } }
+        return BriefcaseComparison.paired(keyed(a), keyed(b)) { $0.key }.compactMap { pair in
+            guard let old = pair.old, let new = pair.new else { return nil }
+            return ColumnPair(old: old.place, new: new.place)
         }
     }
 
@@ -67,19 +70,22 @@ struct TableComparison {
         if !options.current, a.fields == b.fields, Self.sameStoredBytes(a, b) || a.rows == b.rows { return [] }
         let rowsA = options.current ? a.applying(old.delta ?? Self.noChanges(a)).rows : Array(a.rows)
         let rowsB = options.current ? b.applying(new.delta ?? Self.noChanges(b)).rows : Array(b.rows)
-        let columns = comparedColumns(a, b)
+        let columns = comparedColumns(a, b), paired = Self.pairedColumns(a, b)
         let keyFlagsA = old.keyFlags, keyFlagsB = new.keyFlags
         // The key: A's key fields that B has and keys too.
-        let keyColumns = columns.filter { keyFlagsA[$0.old] && $0.new < keyFlagsB.count && keyFlagsB[$0.new] }
+        let keyColumns = columns.filter { $0.old < keyFlagsA.count && keyFlagsA[$0.old] && $0.new < keyFlagsB.count && keyFlagsB[$0.new] }
+        // A row's value in a column (nil past its end: a table built in memory may hold rows
+        // shorter than its fields).
+        func cell(_ column: Int) -> (Row) -> Value? { { column < $0.count ? $0[column] : nil } }
         func difference(_ kind: BriefcaseDifference.Kind, _ rowA: Row?, _ rowB: Row?, position: Int? = nil,
-                        changed: [ByteString] = []) -> BriefcaseDifference {
-            let key: [Value?] = keyColumns.map { rowA?[$0.old] ?? rowB![$0.new] }
-            return .row(RowDifference(table: a.name, kind: kind, keyFields: keyColumns.map { a.fields[$0.old].name }, key: key,
+                        changed: [ColumnPair] = []) -> BriefcaseDifference {
+            let key: [Value?] = keyColumns.map { rowA.map(cell($0.old)) ?? cell($0.new)(rowB!) }
+            return .row(RowDifference(table: a.name, kind: kind, keyColumns: keyColumns, key: key,
                                       position: position, oldFields: a.fields, newFields: b.fields, old: rowA, new: rowB,
-                                      changedFields: changed))
+                                      pairedColumns: paired, changedColumns: changed))
         }
-        func changedFields(_ rowA: Row, _ rowB: Row) -> [ByteString] {
-            columns.compactMap { rowA[$0.old] == rowB[$0.new] ? nil : a.fields[$0.old].name }
+        func changedFields(_ rowA: Row, _ rowB: Row) -> [ColumnPair] {
+            columns.filter { cell($0.old)(rowA) != cell($0.new)(rowB) }
         }
         var differences: [BriefcaseDifference] = []
         if keyColumns.isEmpty && options.byPosition {
@@ -98,7 +104,7 @@ struct TableComparison {
         // By key, or (no key) as a multiset of whole rows over the columns compared.
         let pairingColumns = keyColumns.isEmpty ? columns : keyColumns
         let pairs = BriefcaseComparison.paired(rowsA.map { ($0, true) }, rowsB.map { ($0, false) }) { item in
-            pairingColumns.map { item.1 ? item.0[$0.old] : item.0[$0.new] }
+            pairingColumns.map { cell(item.1 ? $0.old : $0.new)(item.0) }
         }
         for pair in pairs {
             switch (pair.old?.0, pair.new?.0) {
@@ -132,17 +138,12 @@ struct TableComparison {
         let fieldsA = old.delta?.loggedFields ?? [], fieldsB = new.delta?.loggedFields ?? []
         let changesA = old.delta.map { Array($0.changes) } ?? [], changesB = new.delta.map { Array($0.changes) } ?? []
         guard !(fieldsA == fieldsB && changesA == changesB) else { return [] }
-        // Logged fields compared by name, the ignored ones left out.
-        var inB: [[UInt8]: Int] = [:]
-        for (i, field) in fieldsB.enumerated() where inB[nameKey(field.name)] == nil { inB[nameKey(field.name)] = i }
-        let columns: [(old: Int, new: Int?)] = fieldsA.indices.compactMap { i in
-            let key = nameKey(fieldsA[i].name)
-            return ignored.contains(key) ? nil : (i, inB[key])
-        }
-        let onlyInB = fieldsB.indices.filter { i in
-            let key = nameKey(fieldsB[i].name)
-            return !ignored.contains(key) && !fieldsA.contains { nameKey($0.name) == key }
-        }
+        // Logged fields paired by name (the k-th with the k-th), the ignored ones left out; a
+        // field on one side only is compared with "absent".
+        let keyed = { (fields: [LoggedField]) in fields.enumerated().map { (place: $0.offset, key: nameKey($0.element.name)) } }
+        let columns: [(old: Int?, new: Int?)] = BriefcaseComparison.paired(keyed(fieldsA), keyed(fieldsB)) { $0.key }
+            .filter { !ignored.contains(($0.old ?? $0.new)!.key) }
+            .map { ($0.old?.place, $0.new?.place) }
         func value(_ values: [Value?], _ i: Int?) -> Value? { i.flatMap { $0 < values.count ? values[$0] : nil } }
         func same(_ x: DeltaChange, _ y: DeltaChange) -> Bool {
             guard x.type == y.type, x.status == y.status, x.message == y.message else { return false }
@@ -150,7 +151,7 @@ struct TableComparison {
                 if value(x.oldValues, column.old) != value(y.oldValues, column.new) { return false }
                 if value(x.newValues, column.old) != value(y.newValues, column.new) { return false }
             }
-            return onlyInB.allSatisfy { value(y.oldValues, $0) == nil && value(y.newValues, $0) == nil }
+            return true
         }
         let name = (old.table ?? new.table)?.name ?? old.name
         var differences: [BriefcaseDifference] = []

@@ -4,7 +4,7 @@ import BriefcaseKit
 
 /// How `diff` prints the differences.
 enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
+    case text, jsonl, sql
 }
 
 /// When `diff` colours its text.
@@ -29,6 +29,8 @@ struct DiffCommand: ParsableCommand {
         changed one with its key and only the cells that changed, old → new; coloured when \
         standard output is a terminal (--color). --format jsonl prints one JSON object per \
         difference (a changed row: one per cell), values as the JSON document writes them. \
+        --format sql prints the statements that turn the current rows of A's SQLite export \
+        (briefcase convert A x.sqlite) into B's, as sqldiff does (it compares with --current). \
         --summary prints counts per table instead.
 
         Exit status: 0 the same, 1 different, 2 trouble (usage, a file that cannot be read or is \
@@ -65,7 +67,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Pair a keyless table's rows by position instead of as a multiset.")
     var byPosition = false
 
-    @Option(help: "text (for people, the default) or jsonl (one JSON object per difference).")
+    @Option(help: "text (for people, the default), jsonl (one JSON object per difference) or sql (statements for A's SQLite export).")
     var format: DiffFormat = .text
 
     @Flag(help: "Print counts per table instead of the differences.")
@@ -80,6 +82,7 @@ struct DiffCommand: ParsableCommand {
     func validate() throws {
         try inputOptions.check([a, b])
         if a == "-" && b == "-" { throw ValidationError("standard input (-) can be read only once") }
+        if format == .sql && byPosition { throw ValidationError("--format sql finds a keyless table's rows by their values: leave out --by-position") }
     }
 
     func run() throws {
@@ -95,11 +98,16 @@ struct DiffCommand: ParsableCommand {
         let split = { (lists: [String]) in lists.flatMap { $0.split(separator: ",").map { ByteString(utf8: String($0)) } } }
         let options = DiffOptions(tables: tables.isEmpty ? nil : tables.map { ByteString(utf8: $0) },
                                   ignoredFields: split(ignoreFields), ignoredProperties: split(ignoreProperties),
-                                  current: current, byPosition: byPosition)
+                                  current: current || format == .sql, byPosition: byPosition && format != .sql)
         let differences = BriefcaseComparison.differences(old.document, new.document, options: options)
         if !quiet {
             var printer = DiffPrinter(old: old, new: new, colored: color == .always || (color == .auto && DiffPrinter.standardOutputIsTerminal))
-            let text = summary ? printer.summary(differences) : format == .jsonl ? printer.jsonLines(differences) : printer.text(differences)
+            let text = switch (summary, format) {
+            case (true, _): printer.summary(differences)
+            case (_, .jsonl): printer.jsonLines(differences)
+            case (_, .sql): printer.sql(differences)
+            case (_, .text): printer.text(differences)
+            }
             try StandardOutput.write(text)
         }
         if !differences.isEmpty { throw ExitCode(1) }
@@ -112,11 +120,19 @@ struct ReadDocument {
     let document: BriefcaseDocument
     let codePage: CodePage
 
-    init(_ path: String, options: InputOptions) throws {
+    /// `path` read as `options` say, shown as `label` (default: the path).
+    init(_ path: String, options: InputOptions, label: String? = nil) throws {
         var collector = BriefcaseCollector()
         try options.source(path, format: try options.format(of: path)).readNamingInput(into: &collector, textOutput: true)
-        self.path = path
+        self.path = label ?? path
         document = collector.document!
         codePage = collector.head!.codePage
+    }
+
+    /// An empty briefcase (what is not there), shown as `label`.
+    init(empty label: String) {
+        path = label
+        document = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile())
+        codePage = .utf8
     }
 }

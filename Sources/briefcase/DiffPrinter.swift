@@ -15,6 +15,12 @@ struct DiffPrinter {
     let new: ReadDocument
     let colored: Bool
 
+    init(old: ReadDocument, new: ReadDocument, colored: Bool) {
+        self.old = old
+        self.new = new
+        self.colored = colored
+    }
+
     static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
 
     // MARK: text
@@ -58,17 +64,16 @@ struct DiffPrinter {
         var cells: [String] = []
         if let position = row.position { cells.append("#\(position)") }
         for (name, value) in zip(row.keyFields, row.key) { cells.append("\(display(name, old))=\(valueText(value, row.old != nil ? old : new))") }
-        let keyNames = Set(row.keyFields.map(nameKey))
         switch row.kind {
         case .changed:
-            for name in row.changedFields {
-                let a = row.oldFields.firstIndex { nameKey($0.name) == nameKey(name) }!
-                let b = row.newFields.firstIndex { nameKey($0.name) == nameKey(name) }!
-                cells.append("\(display(name, old)): \(valueText(row.old![a], old)) → \(valueText(row.new![b], new))")
+            for pair in row.changedColumns {
+                cells.append("\(display(row.oldFields[pair.old].name, old)): \(valueText(row.old![pair.old], old)) → \(valueText(row.new![pair.new], new))")
             }
         case .added, .removed:
-            let (fields, values, side) = row.kind == .added ? (row.newFields, row.new!, new) : (row.oldFields, row.old!, old)
-            for (field, value) in zip(fields, values) where !keyNames.contains(nameKey(field.name)) {
+            let added = row.kind == .added
+            let (fields, values, side) = added ? (row.newFields, row.new!, new) : (row.oldFields, row.old!, old)
+            let keyPlaces = Set(row.keyColumns.map { added ? $0.new : $0.old })
+            for (place, (field, value)) in zip(fields, values).enumerated() where !keyPlaces.contains(place) {
                 cells.append("\(display(field.name, side))=\(valueText(value, side))")
             }
         }
@@ -120,7 +125,7 @@ struct DiffPrinter {
                 line([("table", string(field.table, old)), ("kind", jsonString(field.kind.rawValue)), ("field", string(field.name, old)),
                       ("old", describe(field.old, field.keyInOld)), ("new", describe(field.new, field.keyInNew))])
             case .row(let row):
-                let keyFields = row.keyFields.compactMap { name in row.oldFields.first { nameKey($0.name) == nameKey(name) } }
+                let keyFields = row.keyColumns.map { row.oldFields[$0.old] }
                 var members = [("table", string(row.table, old)), ("key", object(keyFields, row.key, row.old != nil ? old : new))]
                 if let position = row.position { members.append(("position", "\(position)")) }
                 members.append(("kind", jsonString(row.kind.rawValue)))
@@ -128,10 +133,9 @@ struct DiffPrinter {
                     line(members + [("field", "null"), ("old", object(row.oldFields, row.old, old)), ("new", object(row.newFields, row.new, new))])
                     continue
                 }
-                for name in row.changedFields {
-                    let a = row.oldFields.firstIndex { nameKey($0.name) == nameKey(name) }!
-                    let b = row.newFields.firstIndex { nameKey($0.name) == nameKey(name) }!
-                    line(members + [("field", string(name, old)),
+                for pair in row.changedColumns {
+                    let (a, b) = (pair.old, pair.new)
+                    line(members + [("field", string(row.oldFields[a].name, old)),
                                     ("old", JSONDocumentValue.text(row.old![a], type: row.oldFields[a].type, codePage: old.codePage)),
                                     ("new", JSONDocumentValue.text(row.new![b], type: row.newFields[b].type, codePage: new.codePage))])
                 }

@@ -13,13 +13,18 @@ struct GitSetupCommand: ParsableCommand {
         Properties.plist is text already), and sets in the repository's own configuration \
         diff.briefcase.textconv to this program's textconv command and diff.briefcase.cachetextconv \
         to true. Lines and settings already there are left as they are: running it again changes \
-        nothing. It says what it did.
+        nothing. It says what it did. With --external, git diff also runs this program's row-level \
+        diff (git-diff) through diff.briefcase.command; git log -p and git blame keep the textconv \
+        lines (git diff --no-ext-diff too).
 
         Examples:
           briefcase git-setup
           git diff HEAD~1 -- Orders.daBriefcase
         """
     )
+
+    @Flag(help: "Also make git diff print briefcase diff's rows (diff.briefcase.command).")
+    var external = false
 
     func run() throws {
         let root = try Self.git(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -35,7 +40,9 @@ struct GitSetupCommand: ParsableCommand {
             try Self.append(text, to: attributes)
             try StandardOutput.write(".gitattributes: added \(missing.joined(separator: ", "))\n")
         }
-        for (key, value) in [("diff.briefcase.textconv", Self.program + " textconv"), ("diff.briefcase.cachetextconv", "true")] {
+        var settings = [("diff.briefcase.textconv", Self.program + " textconv"), ("diff.briefcase.cachetextconv", "true")]
+        if external { settings.append(("diff.briefcase.command", Self.program + " git-diff")) }
+        for (key, value) in settings {
             let current = (try? Self.git(["config", "--local", "--get", key]))?.trimmingCharacters(in: .newlines)
             if current == value {
                 try StandardOutput.write("git config \(key): already \(value)\n")

@@ -194,7 +194,7 @@ import BriefcaseTestSupport
         var warnings: [DecodingWarning] = []
         var document = try BriefcaseDocument.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: briefcase))), as: .dabriefcase, warnings: &warnings)
         let place = try #require(document.file.stream.elements.firstIndex { if case .table = $0 { true } else { false } })
-        guard case .table(var table) = document.file.stream.elements[place] else { return }
+        guard case .table(var table) = document.file.stream.elements[place] else { Issue.record("not a table"); return }
         var rows = Array(table.rows)
         rows[0][1] = .wide("Alice B")
         table.rows = Rows(rows)
@@ -206,5 +206,49 @@ import BriefcaseTestSupport
         let lines = diff.text.split(separator: "\n").filter { $0.hasPrefix("+ ") || $0.hasPrefix("- ") || $0.hasPrefix("-  ") || $0.hasPrefix("+  ") }
         #expect(lines == ["-  row ID=1  Customer='Alice'  Amount=12.5  Shipped=2023-03-15T12:00:00.000",
                           "+  row ID=1  Customer='Alice B'  Amount=12.5  Shipped=2023-03-15T12:00:00.000"], "\(diff.text)")
+
+        // With --external, git diff runs the row-level diff (git's 7 arguments); --no-ext-diff
+        // keeps the textconv lines.
+        let external = try CLITests.run(["git-setup", "--external"], directory: dir)
+        #expect(external.text.contains("git config diff.briefcase.command = "), "\(external.text)")
+        let rowDiff = try Self.git(["git", "diff"], in: dir)
+        #expect(rowDiff.status == 0, "\(rowDiff.stderr)")
+        #expect(rowDiff.text == "--- a/Orders.daBriefcase\n+++ b/Orders.daBriefcase\n@@ Orders\n→ ID=1  Customer: 'Alice' → 'Alice B'\n",
+                "\(rowDiff.text)")
+        #expect(try Self.git(["git", "diff", "--no-ext-diff"], in: dir).text == diff.text)
+    }
+
+    static var sqlite3Present: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") }
+
+    /// `--format sql` run by sqlite3 on A's SQLite export makes its current rows B's: the same
+    /// rows as B's own export (sqlite3 says), and the database read back is B's current rows.
+    @Test(.enabled(if: sqlite3Present, "sqlite3 is not installed"))
+    func sqlTurnsTheExportOfAIntoB() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, b) = try Self.ordersAndEdited(in: dir)
+        let aDB = dir.appendingPathComponent("a.sqlite").path, bDB = dir.appendingPathComponent("b.sqlite").path
+        #expect(try CLITests.run(["convert", a, aDB]).status == 0)
+        #expect(try CLITests.run(["convert", b, bDB]).status == 0)
+        let script = try CLITests.run(["diff", a, b, "--format", "sql"])
+        #expect(script.status == 1, "\(script.stderr)")
+        #expect(script.text == """
+            -- briefcase diff --format sql: makes the current rows of A's SQLite export (briefcase convert A x.sqlite) B's
+            BEGIN;
+            UPDATE "Orders" SET "Customer" = 'Alice B' WHERE "ID" IS 1;
+            DELETE FROM "Orders" WHERE "ID" IS 2;
+            INSERT INTO "Orders" ("ID", "Customer", "Amount", "Shipped") VALUES (9, 'Zed', '1.25', NULL);
+            COMMIT;
+
+            """)
+        let sqlite3 = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        let applied = try CLITests.run([aDB], stdin: script.stdout, program: sqlite3)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let select = #"SELECT * FROM "Orders" ORDER BY "ID";"#
+        let rowsA = try CLITests.run([aDB, select], program: sqlite3), rowsB = try CLITests.run([bDB, select], program: sqlite3)
+        #expect(rowsA.status == 0 && !rowsA.stdout.isEmpty)
+        #expect(rowsA.text == rowsB.text)
+        let readBack = try CLITests.run(["diff", aDB, b, "--current"])
+        #expect(readBack.status == 0, "\(readBack.text)\(readBack.stderr)")
     }
 }

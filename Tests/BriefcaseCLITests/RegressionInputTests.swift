@@ -59,6 +59,21 @@ struct RegressionInputTests {
             try FileManager.default.copyItem(atPath: path, toPath: folder + "/Properties.plist")
             result = try CLITests.run(["validate", folder])
             if result.status != 0 { #expect(result.stderr.contains("Properties.plist"), "\(result.stderr)") }
+        case "diff":
+            // The two briefcases the harness cuts the input into, each compared with itself: no
+            // difference (exit 0, nothing printed), or trouble (2) for a half that is not one.
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let rest = Array(bytes.dropFirst(2)), cut = (Int(bytes[0]) | Int(bytes[1]) << 8) % (rest.count + 1)
+            var compared = 0
+            for (i, half) in [Array(rest[..<cut]), Array(rest[cut...])].enumerated() {
+                let file = dir.appendingPathComponent("half\(i).daBriefcase").path
+                try Data(half).write(to: URL(fileURLWithPath: file))
+                let same = try CLITests.run(["diff", file, file])
+                #expect([0, 2].contains(same.status) && same.stdout.isEmpty, "\(input) half \(i): \(same.text)\(same.stderr)")
+                if same.status == 0 { compared += 1 }
+            }
+            #expect(compared > 0, "\(input): neither half is a briefcase")
+            return
         case "json", "snapshot", "sqlite":
             output = dir.appendingPathComponent("out.daBriefcase").path
             result = try CLITests.run(["convert", path, output!, "--from", target])

@@ -133,4 +133,30 @@ struct ComparisonTests {
         #expect(Self.rows(BriefcaseComparison.differences(a, b, options: DiffOptions(current: true)))
                 == ["changed 1 [\"Name\"]", "added 2 []", "added 3 []"])
     }
+
+    /// Blobs and 8-bit text compare their bytes, whatever the code page would show: GBK's 你 in
+    /// both is the same, a blob's last byte changed is a change, an empty blob is not NULL.
+    @Test func blobsAndEightBitTextCompareTheirBytes() {
+        let fields = [Self.id, FieldDescriptor(name: "Data", type: .blob), FieldDescriptor(name: "Text", type: .string, size: 10)]
+        func row(_ id: Int64, _ data: [UInt8]?, _ text: [UInt8]) -> Row {
+            [.integer(id), data.map { .blob(ByteString($0)) }, .ansiString(ByteString(text))]
+        }
+        let a = Self.document([.table(Self.orders([row(1, [0, 1, 2], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, nil, [0x78])], fields: fields))])
+        let b = Self.document([.table(Self.orders([row(1, [0, 1, 3], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, [], [0x78])], fields: fields))])
+        #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["changed 1 [\"Data\"]", "changed 3 [\"Data\"]"])
+    }
+
+    /// Two fields of one name (found by fuzzing: `Fixtures/regressions/diff/`): the k-th of a
+    /// name is compared with the k-th, so a table equals itself and a change in the second field
+    /// of the name is told as that field's.
+    @Test func fieldsOfOneNamePairInOrder() {
+        let fields = [Self.id, FieldDescriptor(name: "C", type: .integer), FieldDescriptor(name: "C", type: .integer)]
+        let keyless = Self.document([.table(Self.orders([[.integer(1), .integer(2), .integer(3)]], fields: fields, keys: []))])
+        #expect(BriefcaseComparison.differences(keyless, keyless).isEmpty)
+        let a = Self.document([.table(Self.orders([[.integer(1), .integer(2), .integer(3)]], fields: fields))])
+        let b = Self.document([.table(Self.orders([[.integer(1), .integer(2), .integer(4)]], fields: fields))])
+        let differences = BriefcaseComparison.differences(a, b)
+        guard case .row(let row)? = differences.first, differences.count == 1 else { Issue.record("one row: \(differences)"); return }
+        #expect(row.changedColumns == [ColumnPair(old: 2, new: 2)])
+    }
 }
