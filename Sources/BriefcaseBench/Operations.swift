@@ -68,6 +68,9 @@ enum Operation: String, CaseIterable {
     /// sqlite → dabriefcase: the database (written first, not timed) read by `SQLiteSource` into
     /// the stream writer (checked equal to the input).
     case fromSQLite = "from-sqlite"
+    /// Two briefcases that differ in 1 % of their rows (the second written first, not timed)
+    /// compared as `briefcase diff` does: each read whole, then `BriefcaseComparison`.
+    case diff
     /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
     /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
     case jq
@@ -89,6 +92,7 @@ enum Operation: String, CaseIterable {
         case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
         case .toSQLite: return "dabriefcase → sqlite"
         case .fromSQLite: return "sqlite → dabriefcase"
+        case .diff: return "diff, 1 % of rows changed"
         case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
@@ -288,6 +292,18 @@ enum Measure {
             }
             System.remove(path)
             System.remove(database)
+
+        case .diff:
+            let other = output + "-edited.daBriefcase"
+            let edited = try DiffBench.writeEdited(input, to: other)
+            cpuStart = System.cpuTime(); start = System.now()
+            let differences = try DiffBench.diff(input, other, jobs: jobs)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard differences.count == edited else { System.fail("diff: \(differences.count) differences, \(edited) rows changed") }
+                note = "\(differences.count) rows changed, each found"
+            }
+            System.remove(other)
 
         case .toFolderLazy:
             let path = output + ".briefcase"

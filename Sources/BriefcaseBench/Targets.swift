@@ -56,6 +56,7 @@ struct Target {
         Target(operations: [.fromJSON], bound: .throughput(megabytesPerSecond: 350), jobs: .several, source: "issue 13, two cores"),
         Target(operations: [.openOne], bound: .time(under: 0.05), source: "the first benchmark"),
         Target(operations: [.toSQLite], bound: .ratio(to: .toJSON, atMost: 3), source: "issue 15"),
+        Target(operations: [.diff], bound: .ratio(to: .toJSON, atMost: 2), source: "issue 26"),
         Target(operations: Operation.allCases.filter(\.isConversion), bound: .memory(slack: slackBytes),
                source: "the first benchmark"),
     ]

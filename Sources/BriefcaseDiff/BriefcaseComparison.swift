@@ -14,15 +14,20 @@ public struct DiffOptions: Sendable, Equatable {
     /// Pair a keyless table's rows by position (row i of A with row i of B) instead of as a
     /// multiset of whole rows.
     public var byPosition: Bool
+    /// Tables compared at once, on worker threads (the differences come in the same order, the
+    /// same as with one). 1, the default, starts no thread: a library does not take the cores
+    /// unasked (`briefcase diff` passes `--jobs`).
+    public var jobs: Int
 
     /// What to compare; by default everything, stored rows and pending changes apart.
     public init(tables: [ByteString]? = nil, ignoredFields: [ByteString] = [], ignoredProperties: [ByteString] = [],
-                current: Bool = false, byPosition: Bool = false) {
+                current: Bool = false, byPosition: Bool = false, jobs: Int = 1) {
         self.tables = tables
         self.ignoredFields = ignoredFields
         self.ignoredProperties = ignoredProperties
         self.current = current
         self.byPosition = byPosition
+        self.jobs = jobs
     }
 }
 
@@ -37,15 +42,26 @@ public enum BriefcaseComparison {
         let entriesA = TableAndDelta.entries(of: a.file.stream).filter { wanted?.contains($0.key) ?? true }
         let entriesB = TableAndDelta.entries(of: b.file.stream).filter { wanted?.contains($0.key) ?? true }
         let ignored = Set(options.ignoredFields.map(nameKey))
-        for pair in paired(entriesA, entriesB, key: { [$0.key, Array("\($0.isOrphanDelta)".utf8)] }) {
-            switch (pair.old, pair.new) {
-            case (let old?, let new?):
-                differences += TableComparison(old: old, new: new, ignored: ignored, options: options).differences()
-            case (let old?, nil): differences.append(.table(name: old.name, kind: .removed))
-            case (nil, let new?): differences.append(.table(name: new.name, kind: .added))
-            case (nil, nil): break
+        let pairs = paired(entriesA, entriesB, key: { [$0.key, Array("\($0.isOrphanDelta)".utf8)] })
+        @Sendable func tableDifferences(_ n: Int) -> [BriefcaseDifference] {
+            switch (pairs[n].old, pairs[n].new) {
+            case (let old?, let new?): return TableComparison(old: old, new: new, ignored: ignored, options: options).differences()
+            case (let old?, nil): return [.table(name: old.name, kind: .removed)]
+            case (nil, let new?): return [.table(name: new.name, kind: .added)]
+            case (nil, nil): return []
             }
         }
+        guard options.jobs > 1, pairs.count > 1 else {
+            for n in pairs.indices { differences += tableDifferences(n) }
+            return differences
+        }
+        // Tables on `jobs` threads, taken in order (`WorkDoneAhead`, sized by rows).
+        let sizes = pairs.map { 1 + ($0.old?.table?.rows.count ?? 0) + ($0.new?.table?.rows.count ?? 0) }
+        let work = WorkDoneAhead<[BriefcaseDifference]>(sizes: sizes, jobs: options.jobs, name: "briefcase diff") {
+            { n in tableDifferences(n) }
+        }
+        defer { work.stop() }
+        for n in pairs.indices { differences += work.take(n) }
         return differences
     }
 
@@ -68,17 +84,23 @@ public enum BriefcaseComparison {
     /// The k-th item of a key in `a` with the k-th of that key in `b`: A's items in A's order
     /// (each with its partner or none), then B's without a partner, in B's order.
     static func paired<Item, Key: Hashable>(_ a: [Item], _ b: [Item], key: (Item) -> Key) -> [(old: Item?, new: Item?)] {
-        var waiting: [Key: [Int]] = [:]
-        for (i, item) in b.enumerated() { waiting[key(item), default: []].append(i) }
+        // B's items of each key as a chain, first to last: `first[key]`, then `next[i]` (-1: none
+        // left). One dictionary entry per key, none per item: most keys are unique.
+        var first: [Key: Int] = [:]
+        first.reserveCapacity(b.count)
+        var next = [Int](repeating: -1, count: b.count)
+        for i in b.indices.reversed() {
+            next[i] = first.updateValue(i, forKey: key(b[i])) ?? -1
+        }
         var taken = [Bool](repeating: false, count: b.count)
-        var next: [Key: Int] = [:]
         var pairs: [(old: Item?, new: Item?)] = []
+        pairs.reserveCapacity(a.count)
         for item in a {
-            let k = key(item), n = next[k, default: 0]
-            if let places = waiting[k], n < places.count {
-                next[k] = n + 1
-                taken[places[n]] = true
-                pairs.append((item, b[places[n]]))
+            let k = key(item)
+            if let j = first[k], j >= 0 {
+                first[k] = next[j]
+                taken[j] = true
+                pairs.append((item, b[j]))
             } else {
                 pairs.append((item, nil))
             }

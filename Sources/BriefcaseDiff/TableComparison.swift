@@ -67,9 +67,8 @@ struct TableComparison {
     }
 
     func rowDifferences(_ a: Table, _ b: Table) -> [BriefcaseDifference] {
-        if !options.current, a.fields == b.fields, Self.sameStoredBytes(a, b) || a.rows == b.rows { return [] }
-        let rowsA = options.current ? a.applying(old.delta ?? Self.noChanges(a)).rows : Array(a.rows)
-        let rowsB = options.current ? b.applying(new.delta ?? Self.noChanges(b)).rows : Array(b.rows)
+        if !options.current, a.fields == b.fields,
+           Self.sameStoredBytes(a, b) || (a.rows.storedView == nil || b.rows.storedView == nil) && a.rows == b.rows { return [] }
         let columns = comparedColumns(a, b), paired = Self.pairedColumns(a, b)
         let keyFlagsA = old.keyFlags, keyFlagsB = new.keyFlags
         // The key: A's key fields that B has and keys too.
@@ -87,6 +86,12 @@ struct TableComparison {
         func changedFields(_ rowA: Row, _ rowB: Row) -> [ColumnPair] {
             columns.filter { cell($0.old)(rowA) != cell($0.new)(rowB) }
         }
+        if !options.current, !keyColumns.isEmpty, let viewA = a.rows.storedView, let viewB = b.rows.storedView {
+            return keyedStoredRowDifferences(viewA, viewB, keyColumns: keyColumns, sameLayout: a.fields == b.fields,
+                                             changedFields: changedFields, difference: difference)
+        }
+        let rowsA = options.current ? a.applying(old.delta ?? Self.noChanges(a)).rows : Array(a.rows)
+        let rowsB = options.current ? b.applying(new.delta ?? Self.noChanges(b)).rows : Array(b.rows)
         var differences: [BriefcaseDifference] = []
         if keyColumns.isEmpty && options.byPosition {
             for i in 0 ..< max(rowsA.count, rowsB.count) {
@@ -122,10 +127,43 @@ struct TableComparison {
     /// Whether both tables keep their rows as the same bytes (then they hold the same values, and
     /// none is made: an unchanged table costs a comparison of its bytes).
     static func sameStoredBytes(_ a: Table, _ b: Table) -> Bool {
-        let storages = a.fields.map(\.type.storage)
-        return a.rows.count == b.rows.count && a.rows.withStoredBytes(storages: storages) { x in
-            b.rows.withStoredBytes(storages: storages) { y in x.count == y.count && x.elementsEqual(y) } ?? false
-        } ?? false
+        guard let x = a.rows.storedView, let y = b.rows.storedView, x.storages == y.storages else { return false }
+        return x.sameBytes(as: y)
+    }
+
+    /// Rows kept as bytes, paired by key as `rowDifferences` pairs them, giving the same
+    /// differences: only the key columns of each row are made into values, and a pair whose
+    /// bytes are the same (fields alike: the same values) is passed without decoding it.
+    func keyedStoredRowDifferences(_ viewA: StoredRowsView, _ viewB: StoredRowsView, keyColumns: [ColumnPair], sameLayout: Bool,
+                                   changedFields: (Row, Row) -> [ColumnPair],
+                                   difference: (BriefcaseDifference.Kind, Row?, Row?, Int?, [ColumnPair]) -> BriefcaseDifference) -> [BriefcaseDifference] {
+        let columnsA = keyColumns.map(\.old), columnsB = keyColumns.map(\.new)
+        // A one-column key (most keys) is its value, not an array of one.
+        let pairs: [(old: Int?, new: Int?)]
+        let readerA = viewA.columns(columnsA), readerB = viewB.columns(columnsB)
+        if keyColumns.count == 1 {
+            let keysA = (0 ..< viewA.count).map { (row: $0, key: readerA.value(row: $0)) }
+            let keysB = (0 ..< viewB.count).map { (row: $0, key: readerB.value(row: $0)) }
+            pairs = BriefcaseComparison.paired(keysA, keysB, key: { $0.key }).map { ($0.old?.row, $0.new?.row) }
+        } else {
+            let keysA = (0 ..< viewA.count).map { (row: $0, key: readerA.values(row: $0)) }
+            let keysB = (0 ..< viewB.count).map { (row: $0, key: readerB.values(row: $0)) }
+            pairs = BriefcaseComparison.paired(keysA, keysB, key: { $0.key }).map { ($0.old?.row, $0.new?.row) }
+        }
+        var differences: [BriefcaseDifference] = []
+        for pair in pairs {
+            switch (pair.old, pair.new) {
+            case (let i?, let j?):
+                if sameLayout && viewA.sameBytes(i, as: viewB, j) { continue }
+                let rowA = viewA.row(i), rowB = viewB.row(j)
+                let changed = changedFields(rowA, rowB)
+                if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, nil, changed)) }
+            case (let i?, nil): differences.append(difference(.removed, viewA.row(i), nil, nil, []))
+            case (nil, let j?): differences.append(difference(.added, nil, viewB.row(j), nil, []))
+            default: break
+            }
+        }
+        return differences
     }
 
     static func noChanges(_ table: Table) -> Delta {

@@ -98,10 +98,11 @@ struct DiffCommand: ParsableCommand {
         let split = { (lists: [String]) in lists.flatMap { $0.split(separator: ",").map { ByteString(utf8: String($0)) } } }
         let options = DiffOptions(tables: tables.isEmpty ? nil : tables.map { ByteString(utf8: $0) },
                                   ignoredFields: split(ignoreFields), ignoredProperties: split(ignoreProperties),
-                                  current: current || format == .sql, byPosition: byPosition && format != .sql)
+                                  current: current || format == .sql, byPosition: byPosition && format != .sql,
+                                  jobs: inputOptions.jobs.count)
         let differences = BriefcaseComparison.differences(old.document, new.document, options: options)
         if !quiet {
-            var printer = DiffPrinter(old: old, new: new, colored: color == .always || (color == .auto && DiffPrinter.standardOutputIsTerminal))
+            let printer = DiffPrinter(old: old, new: new, colored: color == .always || (color == .auto && DiffPrinter.standardOutputIsTerminal))
             let text = switch (summary, format) {
             case (true, _): printer.summary(differences)
             case (_, .jsonl): printer.jsonLines(differences)
