@@ -84,29 +84,38 @@ public enum BriefcaseComparison {
     /// The k-th item of a key in `a` with the k-th of that key in `b`: A's items in A's order
     /// (each with its partner or none), then B's without a partner, in B's order.
     static func paired<Item, Key: Hashable>(_ a: [Item], _ b: [Item], key: (Item) -> Key) -> [(old: Item?, new: Item?)] {
-        // B's items of each key as a chain, first to last: `first[key]`, then `next[i]` (-1: none
-        // left). One dictionary entry per key, none per item: most keys are unique.
-        var first: [Key: Int] = [:]
-        first.reserveCapacity(b.count)
-        var next = [Int](repeating: -1, count: b.count)
-        for i in b.indices.reversed() {
-            next[i] = first.updateValue(i, forKey: key(b[i])) ?? -1
-        }
-        var taken = [Bool](repeating: false, count: b.count)
         var pairs: [(old: Item?, new: Item?)] = []
         pairs.reserveCapacity(a.count)
-        for item in a {
-            let k = key(item)
-            if let j = first[k], j >= 0 {
-                first[k] = next[j]
-                taken[j] = true
-                pairs.append((item, b[j]))
-            } else {
-                pairs.append((item, nil))
-            }
+        forEachPair(a.count, b.count, keyA: { key(a[$0]) }, keyB: { key(b[$0]) }) { i, j in
+            pairs.append((i.map { a[$0] }, j.map { b[$0] }))
         }
-        for (i, item) in b.enumerated() where !taken[i] { pairs.append((nil, item)) }
         return pairs
+    }
+
+    /// The pairing of `paired`, by place: `body(i, j)` for each of A's `countA` items in order
+    /// (`j` nil: no partner), then `body(nil, j)` for B's without one, in order.
+    static func forEachPair<Key: Hashable>(_ countA: Int, _ countB: Int, keyA: (Int) -> Key, keyB: (Int) -> Key,
+                                           _ body: (Int?, Int?) -> Void) {
+        // B's items of each key as a chain, first to last: `first[key]`, then `next[j]` (-1: none
+        // left). One dictionary entry per key, none per item (most keys are unique), and one
+        // hash per item of A.
+        var first: [Key: Int] = [:]
+        first.reserveCapacity(countB)
+        var next = [Int](repeating: -1, count: countB)
+        for j in stride(from: countB - 1, through: 0, by: -1) {
+            next[j] = first.updateValue(j, forKey: keyB(j)) ?? -1
+        }
+        var taken = [Bool](repeating: false, count: countB)
+        for i in 0 ..< countA {
+            guard let place = first.index(forKey: keyA(i)), case let j = first.values[place], j >= 0 else {
+                body(i, nil)
+                continue
+            }
+            first.values[place] = next[j]
+            taken[j] = true
+            body(i, j)
+        }
+        for j in 0 ..< countB where !taken[j] { body(nil, j) }
     }
 }
 

@@ -137,24 +137,12 @@ struct TableComparison {
     func keyedStoredRowDifferences(_ viewA: StoredRowsView, _ viewB: StoredRowsView, keyColumns: [ColumnPair], sameLayout: Bool,
                                    changedFields: (Row, Row) -> [ColumnPair],
                                    difference: (BriefcaseDifference.Kind, Row?, Row?, Int?, [ColumnPair]) -> BriefcaseDifference) -> [BriefcaseDifference] {
-        let columnsA = keyColumns.map(\.old), columnsB = keyColumns.map(\.new)
-        // A one-column key (most keys) is its value, not an array of one.
-        let pairs: [(old: Int?, new: Int?)]
-        let readerA = viewA.columns(columnsA), readerB = viewB.columns(columnsB)
-        if keyColumns.count == 1 {
-            let keysA = (0 ..< viewA.count).map { (row: $0, key: readerA.value(row: $0)) }
-            let keysB = (0 ..< viewB.count).map { (row: $0, key: readerB.value(row: $0)) }
-            pairs = BriefcaseComparison.paired(keysA, keysB, key: { $0.key }).map { ($0.old?.row, $0.new?.row) }
-        } else {
-            let keysA = (0 ..< viewA.count).map { (row: $0, key: readerA.values(row: $0)) }
-            let keysB = (0 ..< viewB.count).map { (row: $0, key: readerB.values(row: $0)) }
-            pairs = BriefcaseComparison.paired(keysA, keysB, key: { $0.key }).map { ($0.old?.row, $0.new?.row) }
-        }
+        let readerA = viewA.columns(keyColumns.map(\.old)), readerB = viewB.columns(keyColumns.map(\.new))
         var differences: [BriefcaseDifference] = []
-        for pair in pairs {
-            switch (pair.old, pair.new) {
+        func pair(_ i: Int?, _ j: Int?) {
+            switch (i, j) {
             case (let i?, let j?):
-                if sameLayout && viewA.sameBytes(i, as: viewB, j) { continue }
+                if sameLayout && viewA.sameBytes(i, as: viewB, j) { return }
                 let rowA = viewA.row(i), rowB = viewB.row(j)
                 let changed = changedFields(rowA, rowB)
                 if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, nil, changed)) }
@@ -162,6 +150,12 @@ struct TableComparison {
             case (nil, let j?): differences.append(difference(.added, nil, viewB.row(j), nil, []))
             default: break
             }
+        }
+        // A one-column key (most keys) is its value, not an array of one.
+        if keyColumns.count == 1 {
+            BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: readerA.value(row:), keyB: readerB.value(row:), pair)
+        } else {
+            BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: readerA.values(row:), keyB: readerB.values(row:), pair)
         }
         return differences
     }
