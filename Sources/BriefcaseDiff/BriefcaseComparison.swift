@@ -126,6 +126,8 @@ public struct TableAndDelta: Sendable {
     public var table: Table?
     /// Its pending delta (nil when it has none).
     public var delta: Delta?
+    /// The table's place among the stream's elements (nil for a delta without a table).
+    public var position: Int?
     /// The table's (or the delta's) name.
     public var name: ByteString { table?.name ?? delta!.name }
     var key: [UInt8] { nameKey(name) }
@@ -141,9 +143,9 @@ public struct TableAndDelta: Sendable {
             case .table(let table):
                 var delta: Delta?
                 if let mate = pairing.partner[i], case .delta(let found) = elements[mate] { delta = found }
-                entries.append(TableAndDelta(table: table, delta: delta))
+                entries.append(TableAndDelta(table: table, delta: delta, position: i))
             case .delta(let delta) where pairing.partner[i] == nil:
-                orphans.append(TableAndDelta(table: nil, delta: delta))
+                orphans.append(TableAndDelta(table: nil, delta: delta, position: nil))
             case .delta: break
             }
         }

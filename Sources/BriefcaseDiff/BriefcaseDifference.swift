@@ -62,6 +62,8 @@ public struct FieldDifference: Sendable, Equatable {
 public struct RowDifference: Sendable, Equatable {
     /// The table's name.
     public var table: ByteString
+    /// A's table's place among A's elements (which of several tables of one name it is).
+    public var tablePosition: Int?
     /// Added, removed or changed.
     public var kind: BriefcaseDifference.Kind
     /// The columns the key is made of, as places in A's fields and in B's (empty: the table has

@@ -79,7 +79,7 @@ struct TableComparison {
         func difference(_ kind: BriefcaseDifference.Kind, _ rowA: Row?, _ rowB: Row?, position: Int? = nil,
                         changed: [ColumnPair] = []) -> BriefcaseDifference {
             let key: [Value?] = keyColumns.map { rowA.map(cell($0.old)) ?? cell($0.new)(rowB!) }
-            return .row(RowDifference(table: a.name, kind: kind, keyColumns: keyColumns, key: key,
+            return .row(RowDifference(table: a.name, tablePosition: old.position, kind: kind, keyColumns: keyColumns, key: key,
                                       position: position, oldFields: a.fields, newFields: b.fields, old: rowA, new: rowB,
                                       pairedColumns: paired, changedColumns: changed))
         }

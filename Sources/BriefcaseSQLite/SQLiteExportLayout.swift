@@ -14,7 +14,7 @@ public struct SQLiteExportLayout: Sendable {
         public var rowID: String
     }
 
-    private var tables: [(key: [UInt8], table: CurrentTable?)] = []
+    private var tables: [(key: [UInt8], position: Int, table: CurrentTable?)] = []
     private let image: ValueImage
 
     /// The layout of `stream`'s tables, names decoded in `codePage` (the database's).
@@ -25,7 +25,7 @@ public struct SQLiteExportLayout: Sendable {
             guard case .table(let table) = element else { continue }
             let name = names.table(named: codePage.decodeForDisplay(table.name), at: position)
             let layout = CurrentTableLayout(table: table, codePage: codePage)
-            tables.append((nameKey(table.name), layout.refusal == nil
+            tables.append((nameKey(table.name), position, layout.refusal == nil
                 ? CurrentTable(name: name, columns: layout.columns, rowID: layout.rowIDName) : nil))
         }
     }
@@ -35,6 +35,12 @@ public struct SQLiteExportLayout: Sendable {
     public func table(named name: ByteString) -> CurrentTable? {
         let key = nameKey(name)
         return tables.first { $0.key == key }?.table ?? nil
+    }
+
+    /// The current-rows table of the table element at `position` in the stream; nil when that
+    /// element is not a table or has none.
+    public func table(at position: Int) -> CurrentTable? {
+        tables.first { $0.position == position }?.table ?? nil
     }
 
     /// `value` as an SQL literal of the value the current-rows table holds for it: NULL, an

@@ -15,7 +15,7 @@ extension DiffPrinter {
                 lines.append("-- not a row edit, left out: " + comment(difference))
                 continue
             }
-            guard let table = layout.table(named: row.table) else {
+            guard let table = row.tablePosition.map(layout.table(at:)) ?? layout.table(named: row.table) else {
                 lines.append("-- table '\(line(row.table))' has no current-rows table: its rows are left out")
                 continue
             }

@@ -251,4 +251,29 @@ import BriefcaseTestSupport
         let readBack = try CLITests.run(["diff", aDB, b, "--current"])
         #expect(readBack.status == 0, "\(readBack.text)\(readBack.stderr)")
     }
+
+    /// Of two tables of one name (`unsafe-names`: `Orders` at 5, `orders` at 6, which the export
+    /// names `6:orders`), an edit of the second is SQL on the second's table, and makes A's export B's.
+    @Test(.enabled(if: sqlite3Present, "sqlite3 is not installed"))
+    func sqlNamesEachTableOfOneName() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json").path, b = dir.appendingPathComponent("b.json").path
+        #expect(try CLITests.run(["convert", Self.fixtures + "/unsafe-names.daBriefcase", a]).status == 0)
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any])
+        var elements = try #require(document["elements"] as? [[String: Any]])
+        #expect(elements[5]["name"] as? String == "Orders" && elements[6]["name"] as? String == "orders")
+        var rows = try #require(elements[6]["rows"] as? [[Any]])
+        rows[0][1] = "changed"
+        elements[6]["rows"] = rows
+        document["elements"] = elements
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: b))
+        let script = try CLITests.run(["diff", a, b, "--format", "sql"])
+        #expect(script.text.contains("UPDATE \"6:orders\" SET \"Name\" = 'changed' WHERE \"ID\" IS 5;\n"), "\(script.text)")
+        let aDB = dir.appendingPathComponent("a.sqlite").path
+        #expect(try CLITests.run(["convert", a, aDB]).status == 0)
+        #expect(try CLITests.run([aDB], stdin: script.stdout, program: URL(fileURLWithPath: "/usr/bin/sqlite3")).status == 0)
+        let readBack = try CLITests.run(["diff", aDB, b, "--current"])
+        #expect(readBack.status == 0, "\(readBack.text)\(readBack.stderr)")
+    }
 }
