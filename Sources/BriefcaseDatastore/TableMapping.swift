@@ -85,12 +85,7 @@ enum TableMapping {
             roles.append(.field(fieldIDs.allocate(preferred), json: columnHints.json && isText))
         }
 
-        var keyColumns: [Int] = []
-        if let schema = table.schema {
-            for (column, properties) in schema.fields.enumerated() where column < table.fields.count {
-                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyColumns.append(column) }
-            }
-        }
+        var keyColumns = table.primaryKeyColumns
         if keyColumns.isEmpty, let keyDelta {
             keyColumns = keyDelta.keyFields.compactMap { key in table.fields.firstIndex { namesMatch($0.name, key) } }
         }

@@ -155,9 +155,7 @@ public struct TableAndDelta: Sendable {
     /// Whether each field of the table is in its key (its schema's `InPrimaryKey` is True).
     public var keyFlags: [Bool] {
         guard let table else { return [] }
-        return table.fields.indices.map { column in
-            guard let schema = table.schema, column < schema.fields.count else { return false }
-            return schema.fields[column].value(named: "InPrimaryKey")?.lowercased() == "true"
-        }
+        let keys = Set(table.primaryKeyColumns)
+        return table.fields.indices.map(keys.contains)
     }
 }

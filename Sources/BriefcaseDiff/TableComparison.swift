@@ -25,51 +25,46 @@ struct TableComparison {
 
     // MARK: fields
 
+    /// Places of fields of A and B paired by name (ASCII letters without case), the k-th of a
+    /// name with the k-th of that name: A's in A's order, then B's alone (Spec/diff.md §2).
+    static func pairedByName(_ a: [ByteString], _ b: [ByteString]) -> [(old: Int?, new: Int?)] {
+        let keysA = a.map(nameKey), keysB = b.map(nameKey)
+        var pairs: [(old: Int?, new: Int?)] = []
+        BriefcaseComparison.forEachPair(a.count, b.count, keyA: { keysA[$0] }, keyB: { keysB[$0] }) { pairs.append(($0, $1)) }
+        return pairs
+    }
+
     func fieldDifferences() -> [BriefcaseDifference] {
         let fieldsA = old.table?.fields ?? [], fieldsB = new.table?.fields ?? []
         let keysA = old.keyFlags, keysB = new.keyFlags
-        let indexed = { (fields: [FieldDescriptor]) in fields.indices.map { (index: $0, field: fields[$0]) } }
         var differences: [BriefcaseDifference] = []
-        for pair in BriefcaseComparison.paired(indexed(fieldsA), indexed(fieldsB), key: { nameKey($0.field.name) }) {
-            let keyInOld = pair.old.map { $0.index < keysA.count && keysA[$0.index] } ?? false
-            let keyInNew = pair.new.map { $0.index < keysB.count && keysB[$0.index] } ?? false
+        for pair in Self.pairedByName(fieldsA.map(\.name), fieldsB.map(\.name)) {
+            let a = pair.old.map { fieldsA[$0] }, b = pair.new.map { fieldsB[$0] }
+            let keyInOld = pair.old.map { keysA[$0] } ?? false, keyInNew = pair.new.map { keysB[$0] } ?? false
             let kind: BriefcaseDifference.Kind
-            switch (pair.old, pair.new) {
+            switch (a, b) {
             case (let a?, let b?):
-                guard a.field.type != b.field.type || a.field.size != b.field.size || keyInOld != keyInNew else { continue }
+                guard a.type != b.type || a.size != b.size || keyInOld != keyInNew else { continue }
                 kind = .changed
             case (_?, nil): kind = .removed
             default: kind = .added
             }
-            let name = (pair.old ?? pair.new)!.field.name
-            differences.append(.field(FieldDifference(table: (old.table ?? new.table)!.name, name: name, kind: kind,
-                                                      old: pair.old?.field, new: pair.new?.field,
-                                                      keyInOld: keyInOld, keyInNew: keyInNew)))
+            differences.append(.field(FieldDifference(table: (old.table ?? new.table)!.name, name: (a ?? b)!.name, kind: kind,
+                                                      old: a, new: b, keyInOld: keyInOld, keyInNew: keyInNew)))
         }
         return differences
     }
 
     // MARK: rows
 
-    /// The columns compared: each field of A that B has too (the k-th of a name with the k-th
-    /// of that name) and that is not ignored, with its place in B; in A's order.
-    func comparedColumns(_ a: Table, _ b: Table) -> [ColumnPair] {
-        Self.pairedColumns(a, b).filter { !ignored.contains(nameKey(a.fields[$0.old].name)) }
-    }
-
-    /// Each field of A with B's field of that name (the k-th of a name with the k-th), in A's order.
-    static func pairedColumns(_ a: Table, _ b: Table) -> [ColumnPair] {
-        let keyed = { (table: Table) in table.fields.enumerated().map { (place: $0.offset, key: nameKey($0.element.name)) } }
-        return BriefcaseComparison.paired(keyed(a), keyed(b)) { $0.key }.compactMap { pair in
-            guard let old = pair.old, let new = pair.new else { return nil }
-            return ColumnPair(old: old.place, new: new.place)
-        }
-    }
-
     func rowDifferences(_ a: Table, _ b: Table) -> [BriefcaseDifference] {
-        if !options.current, a.fields == b.fields,
-           Self.sameStoredBytes(a, b) || (a.rows.storedView == nil || b.rows.storedView == nil) && a.rows == b.rows { return [] }
-        let columns = comparedColumns(a, b), paired = Self.pairedColumns(a, b)
+        if !options.current, a.fields == b.fields, Self.sameRows(a, b) { return [] }
+        // Each field of A with B's of that name (`pairedByName`), in A's order; those compared
+        // leave out the ignored ones.
+        let paired = Self.pairedByName(a.fields.map(\.name), b.fields.map(\.name)).compactMap { pair in
+            pair.old.flatMap { old in pair.new.map { ColumnPair(old: old, new: $0) } }
+        }
+        let columns = paired.filter { !ignored.contains(nameKey(a.fields[$0.old].name)) }
         let keyFlagsA = old.keyFlags, keyFlagsB = new.keyFlags
         // The key: A's key fields that B has and keys too.
         let keyColumns = columns.filter { $0.old < keyFlagsA.count && keyFlagsA[$0.old] && $0.new < keyFlagsB.count && keyFlagsB[$0.new] }
@@ -83,73 +78,56 @@ struct TableComparison {
                                       position: position, oldFields: a.fields, newFields: b.fields, old: rowA, new: rowB,
                                       pairedColumns: paired, changedColumns: changed))
         }
-        func changedFields(_ rowA: Row, _ rowB: Row) -> [ColumnPair] {
-            columns.filter { cell($0.old)(rowA) != cell($0.new)(rowB) }
+        var differences: [BriefcaseDifference] = []
+        /// A row of A, of B, or a pair (`position`: by position), as a difference when it is one.
+        func take(_ rowA: Row?, _ rowB: Row?, position: Int? = nil) {
+            switch (rowA, rowB) {
+            case (let rowA?, let rowB?):
+                let changed = columns.filter { cell($0.old)(rowA) != cell($0.new)(rowB) }
+                if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, position: position, changed: changed)) }
+            case (let rowA?, nil): differences.append(difference(.removed, rowA, nil, position: position))
+            case (nil, let rowB?): differences.append(difference(.added, nil, rowB, position: position))
+            default: break
+            }
         }
         if !options.current, !keyColumns.isEmpty, let viewA = a.rows.storedView, let viewB = b.rows.storedView {
-            return keyedStoredRowDifferences(viewA, viewB, keyColumns: keyColumns, sameLayout: a.fields == b.fields,
-                                             changedFields: changedFields, difference: difference)
+            Self.pairStoredRows(viewA, viewB, keyColumns: keyColumns, sameLayout: a.fields == b.fields) { take($0, $1) }
+            return differences
         }
-        let rowsA = options.current ? a.applying(old.delta ?? Self.noChanges(a)).rows : Array(a.rows)
-        let rowsB = options.current ? b.applying(new.delta ?? Self.noChanges(b)).rows : Array(b.rows)
-        var differences: [BriefcaseDifference] = []
+        let rowsA = options.current ? old.delta.map { a.applying($0).rows } ?? Array(a.rows) : Array(a.rows)
+        let rowsB = options.current ? new.delta.map { b.applying($0).rows } ?? Array(b.rows) : Array(b.rows)
         if keyColumns.isEmpty && options.byPosition {
             for i in 0 ..< max(rowsA.count, rowsB.count) {
-                switch (i < rowsA.count ? rowsA[i] : nil, i < rowsB.count ? rowsB[i] : nil) {
-                case (let rowA?, let rowB?):
-                    let changed = changedFields(rowA, rowB)
-                    if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, position: i, changed: changed)) }
-                case (let rowA?, nil): differences.append(difference(.removed, rowA, nil, position: i))
-                case (nil, let rowB?): differences.append(difference(.added, nil, rowB, position: i))
-                default: break
-                }
+                take(i < rowsA.count ? rowsA[i] : nil, i < rowsB.count ? rowsB[i] : nil, position: i)
             }
             return differences
         }
         // By key, or (no key) as a multiset of whole rows over the columns compared.
         let pairingColumns = keyColumns.isEmpty ? columns : keyColumns
-        let pairs = BriefcaseComparison.paired(rowsA.map { ($0, true) }, rowsB.map { ($0, false) }) { item in
-            pairingColumns.map { cell(item.1 ? $0.old : $0.new)(item.0) }
-        }
-        for pair in pairs {
-            switch (pair.old?.0, pair.new?.0) {
-            case (let rowA?, let rowB?):
-                let changed = changedFields(rowA, rowB)
-                if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, changed: changed)) }
-            case (let rowA?, nil): differences.append(difference(.removed, rowA, nil))
-            case (nil, let rowB?): differences.append(difference(.added, nil, rowB))
-            default: break
-            }
+        BriefcaseComparison.forEachPair(rowsA.count, rowsB.count, keyA: { i in pairingColumns.map { cell($0.old)(rowsA[i]) } },
+                                        keyB: { j in pairingColumns.map { cell($0.new)(rowsB[j]) } }) { i, j in
+            take(i.map { rowsA[$0] }, j.map { rowsB[$0] })
         }
         return differences
     }
 
-    /// Whether both tables keep their rows as the same bytes (then they hold the same values, and
-    /// none is made: an unchanged table costs a comparison of its bytes).
-    static func sameStoredBytes(_ a: Table, _ b: Table) -> Bool {
-        guard let x = a.rows.storedView, let y = b.rows.storedView, x.storages == y.storages else { return false }
+    /// Whether the two tables hold the same rows: the same bytes when both keep theirs as bytes
+    /// (then no value is made: an unchanged table costs one comparison of its bytes), else the
+    /// same values.
+    static func sameRows(_ a: Table, _ b: Table) -> Bool {
+        guard let x = a.rows.storedView, let y = b.rows.storedView else { return a.rows == b.rows }
         return x.sameBytes(as: y)
     }
 
-    /// Rows kept as bytes, paired by key as `rowDifferences` pairs them, giving the same
-    /// differences: only the key columns of each row are made into values, and a pair whose
-    /// bytes are the same (fields alike: the same values) is passed without decoding it.
-    func keyedStoredRowDifferences(_ viewA: StoredRowsView, _ viewB: StoredRowsView, keyColumns: [ColumnPair], sameLayout: Bool,
-                                   changedFields: (Row, Row) -> [ColumnPair],
-                                   difference: (BriefcaseDifference.Kind, Row?, Row?, Int?, [ColumnPair]) -> BriefcaseDifference) -> [BriefcaseDifference] {
+    /// Rows kept as bytes, paired by key as `rowDifferences` pairs them: only the key columns of
+    /// each row are made into values; a pair whose bytes are the same (fields alike: the same
+    /// values) is passed over; `take` gets the other pairs and lone rows, decoded.
+    static func pairStoredRows(_ viewA: StoredRowsView, _ viewB: StoredRowsView, keyColumns: [ColumnPair], sameLayout: Bool,
+                               take: (Row?, Row?) -> Void) {
         let readerA = viewA.columns(keyColumns.map(\.old)), readerB = viewB.columns(keyColumns.map(\.new))
-        var differences: [BriefcaseDifference] = []
         func pair(_ i: Int?, _ j: Int?) {
-            switch (i, j) {
-            case (let i?, let j?):
-                if sameLayout && viewA.sameBytes(i, as: viewB, j) { return }
-                let rowA = viewA.row(i), rowB = viewB.row(j)
-                let changed = changedFields(rowA, rowB)
-                if !changed.isEmpty { differences.append(difference(.changed, rowA, rowB, nil, changed)) }
-            case (let i?, nil): differences.append(difference(.removed, viewA.row(i), nil, nil, []))
-            case (nil, let j?): differences.append(difference(.added, nil, viewB.row(j), nil, []))
-            default: break
-            }
+            if let i, let j, sameLayout && viewA.sameBytes(i, as: viewB, j) { return }
+            take(i.map(viewA.row), j.map(viewB.row))
         }
         // A one-column key (most keys) is its value, not an array of one.
         if keyColumns.count == 1 {
@@ -157,11 +135,6 @@ struct TableComparison {
         } else {
             BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: readerA.values(row:), keyB: readerB.values(row:), pair)
         }
-        return differences
-    }
-
-    static func noChanges(_ table: Table) -> Delta {
-        Delta(name: table.name, loggedFields: [], reducedDeltaFlag: 0)
     }
 
     // MARK: pending changes
@@ -170,12 +143,11 @@ struct TableComparison {
         let fieldsA = old.delta?.loggedFields ?? [], fieldsB = new.delta?.loggedFields ?? []
         let changesA = old.delta.map { Array($0.changes) } ?? [], changesB = new.delta.map { Array($0.changes) } ?? []
         guard !(fieldsA == fieldsB && changesA == changesB) else { return [] }
-        // Logged fields paired by name (the k-th with the k-th), the ignored ones left out; a
-        // field on one side only is compared with "absent".
-        let keyed = { (fields: [LoggedField]) in fields.enumerated().map { (place: $0.offset, key: nameKey($0.element.name)) } }
-        let columns: [(old: Int?, new: Int?)] = BriefcaseComparison.paired(keyed(fieldsA), keyed(fieldsB)) { $0.key }
-            .filter { !ignored.contains(($0.old ?? $0.new)!.key) }
-            .map { ($0.old?.place, $0.new?.place) }
+        // Logged fields paired by name (`pairedByName`), the ignored ones left out; a field on
+        // one side only is compared with "absent".
+        let columns = Self.pairedByName(fieldsA.map(\.name), fieldsB.map(\.name)).filter { pair in
+            !ignored.contains(nameKey(pair.old.map { fieldsA[$0].name } ?? fieldsB[pair.new!].name))
+        }
         func value(_ values: [Value?], _ i: Int?) -> Value? { i.flatMap { $0 < values.count ? values[$0] : nil } }
         func same(_ x: DeltaChange, _ y: DeltaChange) -> Bool {
             guard x.type == y.type, x.status == y.status, x.message == y.message else { return false }

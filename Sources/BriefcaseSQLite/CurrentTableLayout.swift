@@ -25,11 +25,7 @@ struct CurrentTableLayout {
         typeNames = table.fields.map { $0.type.name }
         columns = SQLiteNames.columns(fieldNames)
         types = table.fields.map { SQLiteMapping.declaredType($0.type) }
-        if let schema = table.schema {
-            keyColumns = table.fields.indices.filter { column in
-                column < schema.fields.count && schema.fields[column].value(named: "InPrimaryKey")?.lowercased() == "true"
-            }
-        }
+        keyColumns = table.primaryKeyColumns
         let taken = Set(columns.map(\.asciiLowercased))
         if let free = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) {
             rowIDName = free

@@ -45,29 +45,9 @@ public struct SQLiteExportLayout: Sendable {
 
     /// `value` as an SQL literal of the value the current-rows table holds for it: NULL, an
     /// integer, a real (infinities as ±9e999), text in single quotes, a blob as `X'…'`.
-    public func literal(_ value: Value?) -> String {
-        switch image.sql(value) {
-        case .null: return "NULL"
-        case .integer(let i): return String(i)
-        case .real(let d):
-            if d.isInfinite { return d < 0 ? "-9e999" : "9e999" }
-            let text = "\(d)"
-            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
-        case .text(let s):
-            guard !s.utf8.contains(0) else { return "CAST(X'\(Self.hex(Array(s.utf8)))' AS TEXT)" }
-            return "'" + s.replacing("'", with: "''") + "'"
-        case .blob(let bytes): return "X'\(Self.hex(bytes))'"
-        }
-    }
+    public func literal(_ value: Value?) -> String { image.sql(value).literal }
 
     /// `identifier` quoted for SQL.
     public static func quote(_ identifier: String) -> String { SQLiteDatabase.quote(identifier) }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

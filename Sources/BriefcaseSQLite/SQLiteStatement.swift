@@ -30,6 +30,31 @@ public enum SQLValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The value as an SQL literal that SQLite reads back as this value: NULL, an integer, a real
+    /// (infinities as ±9e999), text in single quotes (`CAST(X'…' AS TEXT)` when it holds NUL), a
+    /// blob as `X'…'`.
+    public var literal: String {
+        func hex(_ bytes: [UInt8]) -> String {
+            let digits = Array("0123456789ABCDEF".utf8)
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count * 2)
+            for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        switch self {
+        case .null: return "NULL"
+        case .integer(let i): return String(i)
+        case .real(let d):
+            if d.isInfinite { return d < 0 ? "-9e999" : "9e999" }
+            let text = "\(d)"
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+        case .text(let s):
+            guard !s.utf8.contains(0) else { return "CAST(X'\(hex(Array(s.utf8)))' AS TEXT)" }
+            return "'" + s.replacing("'", with: "''") + "'"
+        case .blob(let bytes): return "X'\(hex(bytes))'"
+        }
+    }
+
     /// The value as SQL would spell it (text quoted), for messages.
     public var description: String {
         switch self {

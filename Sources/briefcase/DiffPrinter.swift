@@ -63,7 +63,7 @@ struct DiffPrinter {
     func rowLine(_ row: RowDifference) -> String {
         var cells: [String] = []
         if let position = row.position { cells.append("#\(position)") }
-        for (name, value) in zip(row.keyFields, row.key) { cells.append("\(display(name, old))=\(valueText(value, row.old != nil ? old : new))") }
+        for (name, value) in zip(row.keyFields, row.key) { cells.append(cell(name, value, row.old != nil ? old : new)) }
         switch row.kind {
         case .changed:
             for pair in row.changedColumns {
@@ -74,28 +74,36 @@ struct DiffPrinter {
             let (fields, values, side) = added ? (row.newFields, row.new!, new) : (row.oldFields, row.old!, old)
             let keyPlaces = Set(row.keyColumns.map { added ? $0.new : $0.old })
             for (place, (field, value)) in zip(fields, values).enumerated() where !keyPlaces.contains(place) {
-                cells.append("\(display(field.name, side))=\(valueText(value, side))")
+                cells.append(cell(field.name, value, side))
             }
         }
         return mark(row.kind) + " " + cells.joined(separator: "  ")
     }
 
     func changeLine(_ change: ChangeDifference) -> String {
-        func describe(_ c: DeltaChange, _ fields: [LoggedField], _ side: ReadDocument) -> String {
-            var parts = ["\(c.type) \(c.status)"]
-            if !c.message.isEmpty { parts.append("message \(quoted(display(c.message, side)))") }
-            for (label, values) in [("old", c.oldValues), ("new", c.newValues)] {
-                let cells = zip(fields, values).compactMap { field, value in value.map { "\(display(field.name, side))=\(valueText($0, side))" } }
-                if !cells.isEmpty { parts.append("\(label): " + cells.joined(separator: " ")) }
-            }
-            return parts.joined(separator: "; ")
-        }
         let head = "\(mark(change.kind)) pending \(change.recordID)"
         switch change.kind {
-        case .added: return head + " " + describe(change.new!, change.newFields, new)
-        case .removed: return head + " " + describe(change.old!, change.oldFields, old)
-        case .changed: return head + " " + describe(change.old!, change.oldFields, old) + " → " + describe(change.new!, change.newFields, new)
+        case .added: return head + " " + changeText(change.new!, change.newFields, new)
+        case .removed: return head + " " + changeText(change.old!, change.oldFields, old)
+        case .changed: return head + " " + changeText(change.old!, change.oldFields, old) + " → " + changeText(change.new!, change.newFields, new)
         }
+    }
+
+    /// `TYPE STATUS; message '…'; old: F=V …; new: F=V …` (absent values left out), the cells
+    /// `cellSeparator` apart: a change as `diff` and `textconv` show it.
+    func changeText(_ change: DeltaChange, _ fields: [LoggedField], _ side: ReadDocument, cellSeparator: String = " ") -> String {
+        var parts = ["\(change.type) \(change.status)"]
+        if !change.message.isEmpty { parts.append("message \(quoted(display(change.message, side)))") }
+        for (label, values) in [("old", change.oldValues), ("new", change.newValues)] {
+            let cells = zip(fields, values).compactMap { field, value in value.map { cell(field.name, $0, side) } }
+            if !cells.isEmpty { parts.append("\(label): " + cells.joined(separator: cellSeparator)) }
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `NAME=VALUE`, as rows and changes show a value.
+    func cell(_ name: ByteString, _ value: Value?, _ side: ReadDocument) -> String {
+        "\(display(name, side))=\(valueText(value, side))"
     }
 
     // MARK: JSON Lines

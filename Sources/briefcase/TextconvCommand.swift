@@ -48,7 +48,7 @@ struct TextconvCommand: ParsableCommand {
                 }
                 let order = table.fields.indices.filter { keys[$0] } + table.fields.indices.filter { !keys[$0] }  // key fields first
                 var rows = table.rows.map { row in
-                    "  row " + order.map { "\(printer.display(table.fields[$0].name, read))=\(printer.valueText(row[$0], read))" }.joined(separator: "  ")
+                    "  row " + order.map { printer.cell(table.fields[$0].name, row[$0], read) }.joined(separator: "  ")
                 }
                 rows.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 lines += rows
@@ -57,15 +57,7 @@ struct TextconvCommand: ParsableCommand {
                 lines.append("pending \(printer.quoted(printer.display(delta.name, read)))")
                 let changes = Array(delta.changes).enumerated().sorted { ($0.element.recordID, $0.offset) < ($1.element.recordID, $1.offset) }
                 for (_, change) in changes {
-                    var parts = ["  change \(change.recordID) \(change.type) \(change.status)"]
-                    if !change.message.isEmpty { parts.append("message \(printer.quoted(printer.display(change.message, read)))") }
-                    for (label, values) in [("old", change.oldValues), ("new", change.newValues)] {
-                        let cells = zip(delta.loggedFields, values).compactMap { field, value in
-                            value.map { "\(printer.display(field.name, read))=\(printer.valueText($0, read))" }
-                        }
-                        if !cells.isEmpty { parts.append("\(label): " + cells.joined(separator: "  ")) }
-                    }
-                    lines.append(parts.joined(separator: "; "))
+                    lines.append("  change \(change.recordID) " + printer.changeText(change, delta.loggedFields, read, cellSeparator: "  "))
                 }
             }
         }

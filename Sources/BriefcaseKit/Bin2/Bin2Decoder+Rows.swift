@@ -41,17 +41,25 @@ extension ModelRowVisitor {
     @inline(__always) func null(_ row: inout Row) { row.append(nil) }
     @inline(__always) func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                                  _ row: inout Row) {
-        let string = source.byteString(start ..< start &+ count)
-        switch storage {
-        case .ansiString: row.append(.ansiString(string))
-        case .wideString: row.append(.wideString(string))
-        case .guid: row.append(.guid(string))
-        default: row.append(.blob(string))
-        }
+        row.append(Value(storage, source.byteString(start ..< start &+ count)))
     }
     @inline(__always) func scalar(_ value: Value, _ row: inout Row) { row.append(value) }
     @inline(__always) func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Row) {
         row.append(.decimal(Decimal96(low: low, mid: mid, high: high, flags: flags)))
+    }
+}
+
+extension Value {
+    /// The value of bytes a row stores as `storage` (a string, a blob or a GUID), as every row
+    /// visitor makes it.
+    @inline(__always)
+    init(_ storage: ValueStorage, _ string: ByteString) {
+        switch storage {
+        case .ansiString: self = .ansiString(string)
+        case .wideString: self = .wideString(string)
+        case .guid: self = .guid(string)
+        default: self = .blob(string)
+        }
     }
 }
 

@@ -85,14 +85,14 @@ public struct ChangeTracker: Sendable {
 
     /// The delta of a table that has none: what `init` starts from.
     static func newDelta(for table: Table, reduced: Bool) -> Delta {
-        var logged: [LoggedField] = [], keys: [ByteString] = []
+        var logged: [LoggedField] = []
         for (column, field) in table.fields.enumerated() {
             let properties = table.schema.flatMap { column < $0.fields.count ? $0.fields[column] : nil } ?? []
             if properties.value(named: "LogChanges")?.lowercased() != "false" {
                 logged.append(LoggedField(name: field.name, type: field.type))
             }
-            if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keys.append(field.name) }
         }
+        let keys = table.primaryKeyColumns.map { table.fields[$0].name }
         return Delta(name: table.name, loggedFields: logged, keyFields: keys, reducedDeltaFlag: reduced ? 1 : 0)
     }
 

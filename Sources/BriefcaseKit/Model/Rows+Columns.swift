@@ -115,15 +115,7 @@ struct ColumnPicker: RowVisitor {
     mutating func null(_ row: inout Int) { column += 1 }
     mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout Int) {
-        if let place = place(column) {
-            let string = source.byteString(start ..< start &+ count)
-            switch storage {
-            case .ansiString: keep(.ansiString(string), in: place)
-            case .wideString: keep(.wideString(string), in: place)
-            case .guid: keep(.guid(string), in: place)
-            default: keep(.blob(string), in: place)
-            }
-        }
+        if let place = place(column) { keep(Value(storage, source.byteString(start ..< start &+ count)), in: place) }
         column += 1
     }
     mutating func scalar(_ value: Value, _ row: inout Int) {
@@ -152,15 +144,7 @@ struct OneColumnPicker: RowVisitor {
     mutating func null(_ row: inout Int) { at += 1 }
     mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ row: inout Int) {
-        if at == column {
-            let string = source.byteString(start ..< start &+ count)
-            switch storage {
-            case .ansiString: value = .ansiString(string)
-            case .wideString: value = .wideString(string)
-            case .guid: value = .guid(string)
-            default: value = .blob(string)
-            }
-        }
+        if at == column { value = Value(storage, source.byteString(start ..< start &+ count)) }
         at += 1
     }
     mutating func scalar(_ value: Value, _ row: inout Int) {

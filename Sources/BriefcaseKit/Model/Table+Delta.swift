@@ -152,11 +152,7 @@ extension Table {
     /// changes by the same key.)
     func keyPositions(_ delta: Delta) -> [Int]? {
         var keyNames: [ByteString] = delta.keyFields
-        if keyNames.isEmpty, let schema {
-            for (i, properties) in schema.fields.enumerated() where i < fields.count {
-                if properties.value(named: "InPrimaryKey")?.lowercased() == "true" { keyNames.append(fields[i].name) }
-            }
-        }
+        if keyNames.isEmpty { keyNames = primaryKeyColumns.map { fields[$0].name } }
         var loggedByName: [[UInt8]: Int] = [:]
         for (position, logged) in delta.loggedFields.enumerated() where loggedByName[nameKey(logged.name)] == nil {
             loggedByName[nameKey(logged.name)] = position

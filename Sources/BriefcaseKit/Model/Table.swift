@@ -56,3 +56,14 @@ public enum SchemaEndMarker: String, Hashable, Sendable {
     /// The field holds the position after the (absent) schema, i.e. of the row count.
     case position
 }
+
+extension Table {
+    /// The places of the fields whose schema properties say `InPrimaryKey` True (Data Abstract's
+    /// key), in field order; none without a schema.
+    public var primaryKeyColumns: [Int] {
+        guard let schema else { return [] }
+        return fields.indices.filter { column in
+            column < schema.fields.count && schema.fields[column].value(named: "InPrimaryKey")?.lowercased() == "true"
+        }
+    }
+}
