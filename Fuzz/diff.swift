@@ -4,7 +4,8 @@
 // length); each half is decoded as a single-file briefcase, or else as a bare Bin2 stream. When
 // both decode, they are compared every way (stored rows and changes; current rows; keyless rows by
 // position; ignoring a field), which must not trap; each compared with itself must give no
-// differences, and so must A with a copy of itself.
+// differences, and so must A with a copy of itself. Read table by table from memory
+// (`ComparedBriefcase` of `BriefcaseElements`), A and B must give the same differences.
 //
 // Scripts/fuzz.sh diff SECONDS
 
@@ -15,6 +16,11 @@ func decodeEither(_ bytes: [UInt8]) -> BriefcaseDocument? {
     var warnings: [DecodingWarning] = []
     return (try? BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings))
         ?? (try? BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings))
+}
+
+/// The same bytes as a side read table by table, in the container `document` decoded from.
+func tableByTable(_ bytes: [UInt8], _ document: BriefcaseDocument) -> ComparedBriefcase? {
+    (try? BriefcaseElements(bytes: bytes, as: document.container)).map { ComparedBriefcase($0) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -32,7 +38,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     if let a, let b {
-        for option in options { _ = BriefcaseComparison.differences(a, b, options: option) }
+        let tablesA = tableByTable(Array(rest[..<cut]), a), tablesB = tableByTable(Array(rest[cut...]), b)
+        for option in options {
+            let differences = BriefcaseComparison.differences(a, b, options: option)
+            guard let tablesA, let tablesB else { fuzzFailure("a briefcase that decodes cannot be opened element by element") }
+            guard (try? BriefcaseComparison.differences(tablesA, tablesB, options: option)) == differences else {
+                fuzzFailure("read table by table, the differences are not those of the documents")
+            }
+        }
         if let copy = decodeEither(Array(rest[..<cut])), !BriefcaseComparison.differences(a, copy).isEmpty {
             fuzzFailure("a briefcase decoded twice differs from itself")
         }

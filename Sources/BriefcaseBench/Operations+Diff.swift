@@ -27,14 +27,14 @@ enum DiffBench {
         return changed
     }
 
-    /// The differences of `a` and `b`, read and compared as `briefcase diff --jobs` does: each
-    /// read whole, its elements decoded on `jobs` threads, then the tables compared on as many.
+    /// The differences of `a` and `b`, read and compared as `briefcase diff --jobs` does: table
+    /// by table, each decoded from its file mapped when compared, the tables on `jobs` threads.
     static func diff(_ a: String, _ b: String, jobs: Int) throws -> [BriefcaseDifference] {
-        func readWith(_ path: String, _ jobs: Int) throws -> BriefcaseDocument {
-            var collector = BriefcaseCollector()
-            _ = try BriefcaseElements.open(path, as: .dabriefcase).read(into: &collector, encoding: nil, skipDamaged: false, jobs: jobs)
-            return collector.document!
-        }
-        return BriefcaseComparison.differences(try readWith(a, jobs), try readWith(b, jobs), options: DiffOptions(jobs: jobs))
+        let old = ComparedBriefcase(try BriefcaseElements.open(a, as: .dabriefcase))
+        let new = ComparedBriefcase(try BriefcaseElements.open(b, as: .dabriefcase))
+        let differences = try BriefcaseComparison.differences(old, new, options: DiffOptions(jobs: jobs))
+        _ = try old.readingReport()
+        _ = try new.readingReport()
+        return differences
     }
 }

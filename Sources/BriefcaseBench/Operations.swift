@@ -69,7 +69,7 @@ enum Operation: String, CaseIterable {
     /// the stream writer (checked equal to the input).
     case fromSQLite = "from-sqlite"
     /// Two briefcases that differ in 1 % of their rows (the second written first, not timed)
-    /// compared as `briefcase diff` does: each read whole, then `BriefcaseComparison`.
+    /// compared as `briefcase diff` does: table by table (`DiffBench.diff`).
     case diff
     /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
     /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
@@ -295,7 +295,8 @@ enum Measure {
 
         case .diff:
             let other = output + "-edited.daBriefcase"
-            let edited = try DiffBench.writeEdited(input, to: other)
+            let made = System.run([System.executablePath, "make-edited", "--input", input, "--output", other])
+            guard made.status == 0, let edited = Int(made.output.filter { !$0.isWhitespace }) else { System.fail("diff: make-edited failed") }
             cpuStart = System.cpuTime(); start = System.now()
             let differences = try DiffBench.diff(input, other, jobs: jobs)
             end = System.now(); cpuEnd = System.cpuTime()

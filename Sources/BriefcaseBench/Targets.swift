@@ -12,6 +12,9 @@ struct Target {
         case ratio(to: Operation, atMost: Double)
         /// Peak RSS at most the input, plus the largest table, plus `slack` bytes.
         case memory(slack: Int)
+        /// Peak RSS at most `tables` times the largest table for each job and for the thread
+        /// taking their work, plus `slack` bytes: a bound that does not grow with the input.
+        case memoryOfTables(Int, slack: Int)
     }
 
     /// Which `--jobs` the target is for.
@@ -57,6 +60,7 @@ struct Target {
         Target(operations: [.openOne], bound: .time(under: 0.05), source: "the first benchmark"),
         Target(operations: [.toSQLite], bound: .ratio(to: .toJSON, atMost: 3), source: "issue 15"),
         Target(operations: [.diff], bound: .ratio(to: .toJSON, atMost: 2), source: "issue 26"),
+        Target(operations: [.diff], bound: .memoryOfTables(2, slack: slackBytes), source: "issue 26"),
         Target(operations: Operation.allCases.filter(\.isConversion), bound: .memory(slack: slackBytes),
                source: "the first benchmark"),
     ]
@@ -84,6 +88,10 @@ struct Target {
             let budget = result.inputBytes + size.data.largestElement + slack
             return Check(target: self, measured: format.mb(result.medianPeakRSS), bound: "RSS ≤ \(format.mb(budget))",
                          met: result.medianPeakRSS <= budget)
+        case .memoryOfTables(let tables, let slack):
+            let budget = (format.options.jobs + 1) * tables * size.data.largestElement + slack
+            return Check(target: self, measured: format.mb(result.medianPeakRSS), bound: "RSS ≤ \(format.mb(budget))",
+                         met: result.medianPeakRSS <= budget)
         }
     }
 
@@ -95,6 +103,8 @@ struct Target {
         case .time(let limit): text = "median time < \((limit * 1000).formatted()) ms"
         case .ratio(let other, let factor): text = "≤ \(factor.formatted())× the time of \(other.label)"
         case .memory(let slack): text = "peak RSS ≤ input + largest table + \(slack / 1_000_000) MB"
+        case .memoryOfTables(let tables, let slack):
+            text = "peak RSS ≤ (jobs + 1) × \(tables) × largest table + \(slack / 1_000_000) MB"
         }
         switch jobs {
         case .any: return text

@@ -121,6 +121,16 @@ case "make-json":
         System.fail("make-json: \(error)")
     }
 
+case "make-edited":
+    // The second briefcase the diff measurement compares (in a process of its own, so that the
+    // memory of writing it is not the diff's); prints how many rows it changed.
+    let arguments = Arguments(argv.dropFirst(2), flags: [])
+    do {
+        print(try DiffBench.writeEdited(arguments.required("input"), to: arguments.required("output")))
+    } catch {
+        System.fail("make-edited: \(error)")
+    }
+
 case "measure":
     let arguments = Arguments(argv.dropFirst(2), flags: ["verify"])
     let name = arguments.required("op")

@@ -37,31 +37,46 @@ public enum BriefcaseComparison {
     /// What changed from `a` to `b`, as `options` say.
     public static func differences(_ a: BriefcaseDocument, _ b: BriefcaseDocument,
                                    options: DiffOptions = DiffOptions()) -> [BriefcaseDifference] {
-        var differences = propertyDifferences(a.file.properties, b.file.properties, ignoring: options.ignoredProperties)
+        compare(DocumentTables(a), DocumentTables(b), options: options)
+    }
+
+    /// The same of two sides read table by table (`ComparedBriefcase`): a table's element that
+    /// cannot be read ends the comparison with its error.
+    public static func differences(_ a: ComparedBriefcase, _ b: ComparedBriefcase,
+                                   options: DiffOptions = DiffOptions()) throws(BriefcaseError) -> [BriefcaseDifference] {
+        try compare(a, b, options: options)
+    }
+
+    static func compare<Side: TableSource>(_ a: Side, _ b: Side, options: DiffOptions) throws(Side.Failure) -> [BriefcaseDifference] {
+        var differences = propertyDifferences(a.properties, b.properties, ignoring: options.ignoredProperties)
         let wanted = options.tables.map { Set($0.map(nameKey)) }
-        let entriesA = TableAndDelta.entries(of: a.file.stream).filter { wanted?.contains($0.key) ?? true }
-        let entriesB = TableAndDelta.entries(of: b.file.stream).filter { wanted?.contains($0.key) ?? true }
+        let placesA = a.places.filter { wanted?.contains($0.key) ?? true }
+        let placesB = b.places.filter { wanted?.contains($0.key) ?? true }
         let ignored = Set(options.ignoredFields.map(nameKey))
-        let pairs = paired(entriesA, entriesB, key: { [$0.key, Array("\($0.isOrphanDelta)".utf8)] })
-        @Sendable func tableDifferences(_ n: Int) -> [BriefcaseDifference] {
+        // A delta of no table pairs only with a delta of no table.
+        let pairs = paired(placesA, placesB, key: { [$0.key, [$0.table == nil ? 1 : 0]] })
+        @Sendable func tableDifferences(_ n: Int) throws(Side.Failure) -> [BriefcaseDifference] {
             switch (pairs[n].old, pairs[n].new) {
-            case (let old?, let new?): return TableComparison(old: old, new: new, ignored: ignored, options: options).differences()
+            case (let old?, let new?):
+                // Each side's table read now and let go once compared.
+                defer { a.release(old); b.release(new) }
+                return TableComparison(old: try a.read(old), new: try b.read(new), ignored: ignored, options: options).differences()
             case (let old?, nil): return [.table(name: old.name, kind: .removed)]
             case (nil, let new?): return [.table(name: new.name, kind: .added)]
             case (nil, nil): return []
             }
         }
         guard options.jobs > 1, pairs.count > 1 else {
-            for n in pairs.indices { differences += tableDifferences(n) }
+            for n in pairs.indices { differences += try tableDifferences(n) }
             return differences
         }
-        // Tables on `jobs` threads, taken in order (`WorkDoneAhead`, sized by rows).
-        let sizes = pairs.map { 1 + ($0.old?.table?.rows.count ?? 0) + ($0.new?.table?.rows.count ?? 0) }
-        let work = WorkDoneAhead<[BriefcaseDifference]>(sizes: sizes, jobs: options.jobs, name: "briefcase diff") {
-            { n in tableDifferences(n) }
+        // Tables on `jobs` threads, taken in order (`WorkDoneAhead`, sized by their bytes or rows).
+        let sizes = pairs.map { ($0.old?.size ?? 0) + ($0.new?.size ?? 0) }
+        let work = WorkDoneAhead<Result<[BriefcaseDifference], Side.Failure>>(sizes: sizes, jobs: options.jobs, name: "briefcase diff") {
+            { n in Result { () throws(Side.Failure) in try tableDifferences(n) } }
         }
         defer { work.stop() }
-        for n in pairs.indices { differences += work.take(n) }
+        for n in pairs.indices { differences += try work.take(n).get() }
         return differences
     }
 
@@ -130,26 +145,12 @@ public struct TableAndDelta: Sendable {
     public var position: Int?
     /// The table's (or the delta's) name.
     public var name: ByteString { table?.name ?? delta!.name }
-    var key: [UInt8] { nameKey(name) }
-    var isOrphanDelta: Bool { table == nil }
 
     /// The stream's tables with their deltas, in stream order, then the deltas of no table.
     public static func entries(of stream: Bin2Stream) -> [TableAndDelta] {
         let elements = stream.elements
-        let pairing = ElementPairing(elements)
-        var entries: [TableAndDelta] = [], orphans: [TableAndDelta] = []
-        for (i, element) in elements.enumerated() {
-            switch element {
-            case .table(let table):
-                var delta: Delta?
-                if let mate = pairing.partner[i], case .delta(let found) = elements[mate] { delta = found }
-                entries.append(TableAndDelta(table: table, delta: delta, position: i))
-            case .delta(let delta) where pairing.partner[i] == nil:
-                orphans.append(TableAndDelta(table: nil, delta: delta, position: nil))
-            case .delta: break
-            }
-        }
-        return entries + orphans
+        return TablePlace.places(kinds: elements.map(\.kind), names: elements.map(\.name), sizes: { _ in 0 })
+            .map { TableAndDelta($0) { elements[$0] } }
     }
 
     /// Whether each field of the table is in its key (its schema's `InPrimaryKey` is True).

@@ -86,21 +86,12 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (old, new): (ReadDocument, ReadDocument)
-        do {
-            old = try ReadDocument(a, options: inputOptions)
-            new = try ReadDocument(b, options: inputOptions)
-        } catch let error as BriefcaseError {
-            // Trouble, as diff(1) says it: exit 2 whatever the input's fault.
-            Console.error(error.description)
-            throw ExitCode(2)
-        }
         let split = { (lists: [String]) in lists.flatMap { $0.split(separator: ",").map { ByteString(utf8: String($0)) } } }
         let options = DiffOptions(tables: tables.isEmpty ? nil : tables.map { ByteString(utf8: $0) },
                                   ignoredFields: split(ignoreFields), ignoredProperties: split(ignoreProperties),
                                   current: current || format == .sql, byPosition: byPosition && format != .sql,
                                   jobs: inputOptions.jobs.count)
-        let differences = BriefcaseComparison.differences(old.document, new.document, options: options)
+        let (old, new, differences) = try DiffInput.compare(a, b, inputOptions: inputOptions, options: options)
         if !quiet {
             let printer = DiffPrinter(old: old, new: new, colored: color == .always || (color == .auto && DiffPrinter.standardOutputIsTerminal))
             let text = switch (summary, format) {
@@ -112,28 +103,5 @@ struct DiffCommand: ParsableCommand {
             try StandardOutput.write(text)
         }
         if !differences.isEmpty { throw ExitCode(1) }
-    }
-}
-
-/// An input of `diff` read whole, and the code page its 8-bit text is in.
-struct ReadDocument {
-    let path: String
-    let document: BriefcaseDocument
-    let codePage: CodePage
-
-    /// `path` read as `options` say, shown as `label` (default: the path).
-    init(_ path: String, options: InputOptions, label: String? = nil) throws {
-        var collector = BriefcaseCollector()
-        try options.source(path, format: try options.format(of: path)).readNamingInput(into: &collector, textOutput: true)
-        self.path = label ?? path
-        document = collector.document!
-        codePage = collector.head!.codePage
-    }
-
-    /// An empty briefcase (what is not there), shown as `label`.
-    init(empty label: String) {
-        path = label
-        document = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile())
-        codePage = .utf8
     }
 }

@@ -7,7 +7,7 @@ import BriefcaseSQLite
 /// — properties, tables, fields, a table without a current-rows table — is a comment.
 extension DiffPrinter {
     func sql(_ differences: [BriefcaseDifference]) -> String {
-        let layout = SQLiteExportLayout(old.document.file.stream, codePage: old.codePage)
+        let layout = SQLiteExportLayout(old.heads, codePage: old.codePage)
         var lines = ["-- briefcase diff --format sql: makes the current rows of A's SQLite export (briefcase convert A x.sqlite) B's",
                      "BEGIN;"]
         for difference in differences {

@@ -11,11 +11,11 @@ import Darwin
 /// `diff`'s output: text for people (daff's highlighter style), JSON Lines for scripts, or counts
 /// (Spec/diff.md §5). Every name and value is escaped for the terminal before any colour is added.
 struct DiffPrinter {
-    let old: ReadDocument
-    let new: ReadDocument
+    let old: DiffSide
+    let new: DiffSide
     let colored: Bool
 
-    init(old: ReadDocument, new: ReadDocument, colored: Bool) {
+    init(old: DiffSide, new: DiffSide, colored: Bool) {
         self.old = old
         self.new = new
         self.colored = colored
@@ -91,7 +91,7 @@ struct DiffPrinter {
 
     /// `TYPE STATUS; message '…'; old: F=V …; new: F=V …` (absent values left out), the cells
     /// `cellSeparator` apart: a change as `diff` and `textconv` show it.
-    func changeText(_ change: DeltaChange, _ fields: [LoggedField], _ side: ReadDocument, cellSeparator: String = " ") -> String {
+    func changeText(_ change: DeltaChange, _ fields: [LoggedField], _ side: DiffSide, cellSeparator: String = " ") -> String {
         var parts = ["\(change.type) \(change.status)"]
         if !change.message.isEmpty { parts.append("message \(quoted(display(change.message, side)))") }
         for (label, values) in [("old", change.oldValues), ("new", change.newValues)] {
@@ -102,7 +102,7 @@ struct DiffPrinter {
     }
 
     /// `NAME=VALUE`, as rows and changes show a value.
-    func cell(_ name: ByteString, _ value: Value?, _ side: ReadDocument) -> String {
+    func cell(_ name: ByteString, _ value: Value?, _ side: DiffSide) -> String {
         "\(display(name, side))=\(valueText(value, side))"
     }
 
@@ -113,8 +113,8 @@ struct DiffPrinter {
         func line(_ members: [(String, String)]) {
             out += "{" + members.map { "\(jsonString($0.0)): \($0.1)" }.joined(separator: ", ") + "}\n"
         }
-        func string(_ s: ByteString?, _ side: ReadDocument) -> String { s.map { jsonString(side.codePage.decodeForDisplay($0)) } ?? "null" }
-        func object(_ fields: [FieldDescriptor], _ row: Row?, _ side: ReadDocument) -> String {
+        func string(_ s: ByteString?, _ side: DiffSide) -> String { s.map { jsonString(side.codePage.decodeForDisplay($0)) } ?? "null" }
+        func object(_ fields: [FieldDescriptor], _ row: Row?, _ side: DiffSide) -> String {
             guard let row else { return "null" }
             return "{" + zip(fields, row).map { "\(jsonString(side.codePage.decodeForDisplay($0.name))): \(JSONDocumentValue.text($1, type: $0.type, codePage: side.codePage))" }
                 .joined(separator: ", ") + "}"
@@ -148,7 +148,7 @@ struct DiffPrinter {
                                     ("new", JSONDocumentValue.text(row.new![b], type: row.newFields[b].type, codePage: new.codePage))])
                 }
             case .change(let change):
-                func describe(_ c: DeltaChange?, _ fields: [LoggedField], _ side: ReadDocument) -> String {
+                func describe(_ c: DeltaChange?, _ fields: [LoggedField], _ side: DiffSide) -> String {
                     guard let c else { return "null" }
                     let columns = fields.map { FieldDescriptor(name: $0.name, type: $0.type) }
                     return "{\"type\": \(jsonString(c.type.description)), \"status\": \(jsonString(c.status.description)), "
@@ -195,7 +195,7 @@ struct DiffPrinter {
 
     // MARK: pieces
 
-    func display(_ name: ByteString, _ side: ReadDocument) -> String {
+    func display(_ name: ByteString, _ side: DiffSide) -> String {
         TerminalText.escaped(side.codePage.decodeForDisplay(name))
     }
 
@@ -209,7 +209,7 @@ struct DiffPrinter {
     }
 
     /// A value for people: text quoted, NULL as NULL, the rest as `cat` prints it; escaped.
-    func valueText(_ value: Value?, _ side: ReadDocument) -> String {
+    func valueText(_ value: Value?, _ side: DiffSide) -> String {
         guard let value else { return "NULL" }
         let text = TerminalText.escaped(RowPrinter<ArraySink>.plainText(value, codePage: side.codePage))
         switch value {

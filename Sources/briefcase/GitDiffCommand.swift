@@ -29,18 +29,16 @@ struct GitDiffCommand: ParsableCommand {
 
     func run() throws {
         let path = arguments[0]
-        func read(_ file: String, label: String) throws -> ReadDocument {
-            if file == "/dev/null" { return ReadDocument(empty: label) }
+        func input(_ file: String, label: String) throws -> DiffInput {
+            if file == "/dev/null" { return DiffInput(empty: label) }
             do {
-                return try ReadDocument(file, options: try InputOptions.parse([]), label: label)
+                return try DiffInput(file, options: try InputOptions.parse([]), label: label)
             } catch let error as BriefcaseError {
-                Console.error(error.description)
-                throw ExitCode(2)
+                throw DiffInput.trouble(error)
             }
         }
-        let old = try read(arguments[1], label: "a/" + path), new = try read(arguments[4], label: "b/" + path)
-        let differences = BriefcaseComparison.differences(old.document, new.document)
-        let printer = DiffPrinter(old: old, new: new, colored: false)
-        try StandardOutput.write(printer.text(differences))
+        let (old, new, differences) = try DiffInput.compare(try input(arguments[1], label: "a/" + path), try input(arguments[4], label: "b/" + path),
+                                                            options: DiffOptions())
+        try StandardOutput.write(DiffPrinter(old: old, new: new, colored: false).text(differences))
     }
 }

@@ -71,7 +71,7 @@ struct InputSource {
     /// decided already (given, or a folder's), and the note a folder's code page gets. Standard
     /// input and gzip inputs cannot be read in place: they are spooled (inflated) into an unlinked
     /// temporary file first (`GzipInput.spool`), whose errors are told about the input.
-    private func openElements() throws -> (BriefcaseElements, CodePage?, String?, SpooledInput?) {
+    func openElements() throws -> (BriefcaseElements, CodePage?, String?, SpooledInput?) {
         do {
             if format == .folder {
                 let briefcase = try Briefcase.openFolder(path, codePage: encoding)
@@ -100,7 +100,7 @@ struct InputSource {
     }
 
     /// The code page chosen (on text outputs), decoding warnings and the elements left out.
-    private func report(_ result: ElementConversionReport, textOutput: Bool, folderNote: String?, spooled: SpooledInput?) {
+    func report(_ result: ElementConversionReport, textOutput: Bool, folderNote: String?, spooled: SpooledInput?) {
         if textOutput {
             if let folderNote { Console.note(folderNote) }
             if let detection = result.detection, detection.codePage != .utf8 {

@@ -33,13 +33,14 @@ struct TextconvCommand: ParsableCommand {
     }
 
     /// The lines of `read` (Spec/diff.md §7).
-    static func text(of read: ReadDocument) -> String {
+    static func text(of document: ReadDocument) -> String {
+        let read = document.side
         let printer = DiffPrinter(old: read, new: read, colored: false)
         var lines: [String] = []
-        for property in read.document.file.properties {
+        for property in document.document.file.properties {
             lines.append("property \(printer.quoted(printer.display(property.name, read))) = \(printer.quoted(printer.display(property.value, read)))")
         }
-        for entry in TableAndDelta.entries(of: read.document.file.stream) {
+        for entry in TableAndDelta.entries(of: document.document.file.stream) {
             if let table = entry.table {
                 lines.append("table \(printer.quoted(printer.display(table.name, read)))")
                 let keys = entry.keyFlags

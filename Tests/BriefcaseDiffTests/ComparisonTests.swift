@@ -49,7 +49,7 @@ struct ComparisonTests {
 
     /// Rows paired by key: 1 changed (Name), 2 removed, 3 kept, 4 added; a row whose key changed
     /// (5 → 6) is a removal and an addition.
-    @Test func keyedRowsAddedRemovedChanged() {
+    @Test func keyedRowsAddedRemovedChanged() throws {
         let a = Self.document([.table(Self.orders([Self.row(1, "One", 1), Self.row(2, "Two", 2), Self.row(3, "Three", 3), Self.row(5, "Five", 5)]))])
         let b = Self.document([.table(Self.orders([Self.row(3, "Three", 3), Self.row(1, "Uno", 1), Self.row(4, "Four", 4), Self.row(6, "Five", 5)]))])
         let differences = BriefcaseComparison.differences(a, b)
@@ -57,28 +57,32 @@ struct ComparisonTests {
         guard case .row(let changed)? = differences.first else { Issue.record("a row first"); return }
         #expect(changed.old?[1] == .wide("One") && changed.new?[1] == .wide("Uno"))
         #expect(changed.keyFields == ["ID"])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
     }
 
     /// Values compare bit for bit: NaN equals the same NaN, −0.0 differs from 0.0, NULL from 0.
-    @Test func floatsAndNullsCompareExactly() {
+    @Test func floatsAndNullsCompareExactly() throws {
         let a = Self.document([.table(Self.orders([Self.row(1, "a", .nan), Self.row(2, "b", 0.0), Self.row(3, "c", nil)]))])
         let b = Self.document([.table(Self.orders([Self.row(1, "a", .nan), Self.row(2, "b", -0.0), Self.row(3, "c", 0)]))])
         #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["changed 2 [\"Price\"]", "changed 3 [\"Price\"]"])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
     }
 
     /// A keyless table is a multiset of whole rows: a duplicate removed once is one removal; by
     /// position, row i with row i.
-    @Test func keylessRowsAsAMultisetOrByPosition() {
+    @Test func keylessRowsAsAMultisetOrByPosition() throws {
         let a = Self.document([.table(Self.orders([Self.row(1, "x", 1), Self.row(1, "x", 1), Self.row(2, "y", 2)], keys: []))])
         let b = Self.document([.table(Self.orders([Self.row(2, "y", 2), Self.row(1, "x", 1), Self.row(3, "z", 3)], keys: []))])
         #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["removed  []", "added  []"])
         let byPosition = BriefcaseComparison.differences(a, b, options: DiffOptions(byPosition: true))
         #expect(Self.rows(byPosition) == ["changed  [\"ID\", \"Name\", \"Price\"]", "changed  [\"ID\", \"Name\", \"Price\"]"])
         #expect(byPosition.compactMap { if case .row(let r) = $0 { r.position } else { nil } } == [0, 2])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(byPosition: true))
     }
 
     /// Fields added, removed, retyped and re-keyed; ignored fields are not compared.
-    @Test func fieldsAndIgnoredFields() {
+    @Test func fieldsAndIgnoredFields() throws {
         let note = FieldDescriptor(name: "Note", type: .string, size: 10)
         let a = Self.document([.table(Self.orders([Self.row(1, "One", 1)], fields: [Self.id, Self.name, Self.price]))])
         let b = Self.document([.table(Self.orders([[.integer(1), .wide("Uno"), .integer(1), nil]],
@@ -91,9 +95,10 @@ struct ComparisonTests {
         #expect(fields == ["changed Name", "changed Price", "added Note"])
         // Name ignored, Price's value 1.0 (float) against 1 (integer): different kinds of value.
         #expect(Self.rows(differences) == ["changed 1 [\"Price\"]"])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(ignoredFields: ["name"]))
     }
 
-    @Test func propertiesAndTables() {
+    @Test func propertiesAndTables() throws {
         let customers = Table(name: "Customers", fields: [Self.id], rows: [[.integer(1)]])
         let a = Self.document([.table(Self.orders([]))], properties: [BriefcaseProperty(name: "Kept", value: "1"),
                                                                       BriefcaseProperty(name: "Changed", value: "a"),
@@ -109,11 +114,13 @@ struct ComparisonTests {
             .table(name: "Customers", kind: .added),
         ])
         #expect(BriefcaseComparison.differences(a, b, options: DiffOptions(tables: ["orders"], ignoredProperties: ["Changed", "Gone", "New"])).isEmpty)
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(tables: ["orders"], ignoredProperties: ["Changed", "Gone", "New"]))
     }
 
     /// Pending changes paired by record id: 1101 changed (new value), 1102 removed, 1103 added.
     /// With `current`, the rows with the changes applied are compared instead.
-    @Test func pendingChangesByRecordID() {
+    @Test func pendingChangesByRecordID() throws {
         let logged = [LoggedField(name: "ID", type: .integer), LoggedField(name: "Name", type: .wideString)]
         func delta(_ changes: [DeltaChange]) -> Element {
             .delta(Delta(name: "Orders", loggedFields: logged, keyFields: ["ID"], reducedDeltaFlag: 0, changes: changes))
@@ -132,11 +139,13 @@ struct ComparisonTests {
         // Current rows: A has 1 Uno (2 deleted), B has 1 Eins, 2 Two, 3 Three.
         #expect(Self.rows(BriefcaseComparison.differences(a, b, options: DiffOptions(current: true)))
                 == ["changed 1 [\"Name\"]", "added 2 []", "added 3 []"])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(current: true))
     }
 
     /// Blobs and 8-bit text compare their bytes, whatever the code page would show: GBK's 你 in
     /// both is the same, a blob's last byte changed is a change, an empty blob is not NULL.
-    @Test func blobsAndEightBitTextCompareTheirBytes() {
+    @Test func blobsAndEightBitTextCompareTheirBytes() throws {
         let fields = [Self.id, FieldDescriptor(name: "Data", type: .blob), FieldDescriptor(name: "Text", type: .string, size: 10)]
         func row(_ id: Int64, _ data: [UInt8]?, _ text: [UInt8]) -> Row {
             [.integer(id), data.map { .blob(ByteString($0)) }, .ansiString(ByteString(text))]
@@ -144,6 +153,7 @@ struct ComparisonTests {
         let a = Self.document([.table(Self.orders([row(1, [0, 1, 2], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, nil, [0x78])], fields: fields))])
         let b = Self.document([.table(Self.orders([row(1, [0, 1, 3], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, [], [0x78])], fields: fields))])
         #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["changed 1 [\"Data\"]", "changed 3 [\"Data\"]"])
+        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
     }
 
     /// Two fields of one name (found by fuzzing: `Fixtures/regressions/diff/`): the k-th of a

@@ -28,6 +28,9 @@ public struct ElementConversionReport: Sendable {
     public var warnings: [DecodingWarning] = []
     /// The elements left out as damaged, in file order.
     public var skipped: [SkippedElement] = []
+
+    /// Nothing met yet, written with `codePage`.
+    package init(codePage: CodePage) { self.codePage = codePage }
 }
 
 extension BriefcaseElements {

@@ -75,9 +75,16 @@ public final class BriefcaseElements {
         /// Whether the element's file was mapped (`readMapped`).
         var fileIsMapped: Bool { source.isMapped }
 
+        /// The element decoded where it lies, as a comparison reads one table at a time from any
+        /// thread: a table from its file mapped (`readMapped`: its rows stay views into the
+        /// mapping, no copy), a delta into fresh memory; `releaseMapped()` once compared.
+        package func decodeInPlace(warnings: inout [DecodingWarning]) throws(BriefcaseError) -> Element {
+            readsWellMapped ? try readMapped(ModelReading(), warnings: &warnings) : try decode(warnings: &warnings)
+        }
+
         /// Lets the pages of the element's bytes mapped by `readMapped` go (read again from the
         /// page cache if touched again): once what was made of them is let go.
-        func releaseMapped() {
+        package func releaseMapped() {
             source.releaseMapped(range)
         }
 

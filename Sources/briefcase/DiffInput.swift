@@ -1,0 +1,119 @@
+import ArgumentParser
+import BriefcaseDiff
+import BriefcaseKit
+
+/// One side of `diff` as printed: its label, the code page of its 8-bit text, and its elements'
+/// heads (names and fields: what the SQL layout of its export needs).
+struct DiffSide {
+    let path: String
+    let codePage: CodePage
+    let heads: Bin2Stream
+}
+
+/// An input of `diff` (Spec/diff.md §1, §8): a binary briefcase on disk — a `.daBriefcase`, a
+/// bare Bin2 stream, a folder; standard input and gzip spooled first — read table by table as
+/// the comparison reaches it, each table let go once compared; any other format read whole.
+struct DiffInput {
+    let label: String
+    let compared: ComparedBriefcase
+    private let reading: Reading
+
+    private enum Reading {
+        /// Read whole: its code page known, its notes and warnings told.
+        case whole(CodePage)
+        /// Read table by table: told once compared.
+        case elements(InputSource, folderNote: String?, spooled: SpooledInput?)
+    }
+
+    /// `path` opened as `options` say, shown as `label` (default: the path).
+    init(_ path: String, options: InputOptions, label: String? = nil) throws {
+        self.label = label ?? path
+        let source = options.source(path, format: try options.format(of: path))
+        switch source.format {
+        case .dabriefcase, .bin2, .folder:
+            let (elements, given, folderNote, spooled) = try source.openElements()
+            compared = ComparedBriefcase(elements, encoding: given)
+            reading = .elements(source, folderNote: folderNote, spooled: spooled)
+        case .json, .snapshot, .sqlite:
+            let read = try ReadDocument(path, options: options)
+            compared = ComparedBriefcase(read.document)
+            reading = .whole(read.codePage)
+        }
+    }
+
+    /// An empty briefcase (what is not there), shown as `label`.
+    init(empty label: String) {
+        self.label = label
+        compared = ComparedBriefcase(BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile()))
+        reading = .whole(.utf8)
+    }
+
+    /// `a` and `b` compared as `options` say, and each side as printed; its notes and warnings
+    /// told on standard error, A's then B's. Trouble — an input that cannot be read, an element
+    /// that cannot be decoded — is told as `diff(1)` tells it: one line, exit 2.
+    static func compare(_ a: DiffInput, _ b: DiffInput, options: DiffOptions) throws -> (DiffSide, DiffSide, [BriefcaseDifference]) {
+        do throws(BriefcaseError) {
+            let differences = try BriefcaseComparison.differences(a.compared, b.compared, options: options)
+            return (try a.side(), try b.side(), differences)
+        } catch {
+            throw trouble(a.relabel(b.relabel(error)))
+        }
+    }
+
+    /// The same, `a` and `b` opened first.
+    static func compare(_ a: String, _ b: String, inputOptions: InputOptions, options: DiffOptions) throws -> (DiffSide, DiffSide, [BriefcaseDifference]) {
+        let old: DiffInput, new: DiffInput
+        do {
+            old = try DiffInput(a, options: inputOptions)
+            new = try DiffInput(b, options: inputOptions)
+        } catch let error as BriefcaseError {
+            throw trouble(error)
+        }
+        return try compare(old, new, options: options)
+    }
+
+    /// `error` told, and the exit status of trouble.
+    static func trouble(_ error: BriefcaseError) -> ExitCode {
+        Console.error(error.description)
+        return ExitCode(2)
+    }
+
+    /// The side as printed, once compared: what reading it met told, as `convert` tells it.
+    private func side() throws(BriefcaseError) -> DiffSide {
+        let heads = Bin2Stream(elements: compared.heads.compactMap { $0 })
+        switch reading {
+        case .whole(let codePage):
+            return DiffSide(path: label, codePage: codePage, heads: heads)
+        case .elements(let source, let folderNote, let spooled):
+            let report = try compared.readingReport() ?? ElementConversionReport(codePage: .utf8)
+            source.report(report, textOutput: true, folderNote: folderNote, spooled: spooled)
+            return DiffSide(path: label, codePage: report.codePage, heads: heads)
+        }
+    }
+
+    /// An error of the spooled copy of standard input or a gzip input, told about the input.
+    private func relabel(_ error: BriefcaseError) -> BriefcaseError {
+        guard case .elements(_, _, let spooled?) = reading, error.file == spooled.path else { return error }
+        return spooled.relabel(error)
+    }
+}
+
+/// An input read whole (`textconv`; `diff` of a format not read table by table), and the code
+/// page its 8-bit text is in.
+struct ReadDocument {
+    let path: String
+    let document: BriefcaseDocument
+    let codePage: CodePage
+
+    /// `path` read as `options` say.
+    init(_ path: String, options: InputOptions) throws {
+        var collector = BriefcaseCollector()
+        try options.source(path, format: try options.format(of: path)).readNamingInput(into: &collector, textOutput: true)
+        self.path = path
+        document = collector.document!
+        codePage = collector.head!.codePage
+    }
+
+    /// The document as `DiffPrinter` prints a side.
+    var side: DiffSide { DiffSide(path: path, codePage: codePage, heads: document.file.stream) }
+}
