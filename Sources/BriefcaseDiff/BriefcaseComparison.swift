@@ -70,9 +70,12 @@ public enum BriefcaseComparison {
             for n in pairs.indices { differences += try tableDifferences(n) }
             return differences
         }
-        // Tables on `jobs` threads, taken in order (`WorkDoneAhead`, sized by their bytes or rows).
+        // Tables on `jobs` threads, taken in order (`WorkDoneAhead`). A table compared is let go
+        // (only its differences are kept), so the workers go ahead of the one taking them as far
+        // as they can: a large table does not hold the others back.
         let sizes = pairs.map { ($0.old?.size ?? 0) + ($0.new?.size ?? 0) }
-        let work = WorkDoneAhead<Result<[BriefcaseDifference], Side.Failure>>(sizes: sizes, jobs: options.jobs, name: "briefcase diff") {
+        let work = WorkDoneAhead<Result<[BriefcaseDifference], Side.Failure>>(sizes: sizes, jobs: options.jobs, name: "briefcase diff",
+                                                                              outputsAreSmall: true) {
             { n in Result { () throws(Side.Failure) in try tableDifferences(n) } }
         }
         defer { work.stop() }

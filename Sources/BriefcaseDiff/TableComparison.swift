@@ -91,7 +91,9 @@ struct TableComparison {
             }
         }
         if !options.current, !keyColumns.isEmpty, let viewA = a.rows.storedView, let viewB = b.rows.storedView {
-            Self.pairStoredRows(viewA, viewB, keyColumns: keyColumns, sameLayout: a.fields == b.fields) { take($0, $1) }
+            let integerKey = keyColumns.count == 1
+                && Self.holdsIntegersOnly(a.fields[keyColumns[0].old]) && Self.holdsIntegersOnly(b.fields[keyColumns[0].new])
+            Self.pairStoredRows(viewA, viewB, keyColumns: keyColumns, sameLayout: a.fields == b.fields, integerKey: integerKey) { take($0, $1) }
             return differences
         }
         let rowsA = options.current ? old.delta.map { a.applying($0).rows } ?? Array(a.rows) : Array(a.rows)
@@ -123,17 +125,31 @@ struct TableComparison {
     /// each row are made into values; a pair whose bytes are the same (fields alike: the same
     /// values) is passed over; `take` gets the other pairs and lone rows, decoded.
     static func pairStoredRows(_ viewA: StoredRowsView, _ viewB: StoredRowsView, keyColumns: [ColumnPair], sameLayout: Bool,
-                               take: (Row?, Row?) -> Void) {
+                               integerKey: Bool = false, take: (Row?, Row?) -> Void) {
         let readerA = viewA.columns(keyColumns.map(\.old)), readerB = viewB.columns(keyColumns.map(\.new))
         func pair(_ i: Int?, _ j: Int?) {
             if let i, let j, sameLayout && viewA.sameBytes(i, as: viewB, j) { return }
             take(i.map(viewA.row), j.map(viewB.row))
         }
-        // A one-column key (most keys) is its value, not an array of one.
-        if keyColumns.count == 1 {
+        // A one-column key (most keys) is its value, not an array of one; an integer one (most
+        // of those) is hashed as the integer it is: its values are `.integer` or NULL only, so
+        // the integers pair the rows the values pair.
+        if integerKey {
+            func integer(_ value: Value?) -> Int64? { if case .integer(let i)? = value { i } else { nil } }
+            BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: { integer(readerA.value(row: $0)) },
+                                            keyB: { integer(readerB.value(row: $0)) }, pair)
+        } else if keyColumns.count == 1 {
             BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: readerA.value(row:), keyB: readerB.value(row:), pair)
         } else {
             BriefcaseComparison.forEachPair(viewA.count, viewB.count, keyA: readerA.values(row:), keyB: readerB.values(row:), pair)
+        }
+    }
+
+    /// Whether every value of `field` is an integer (`Value.integer`) or NULL.
+    static func holdsIntegersOnly(_ field: FieldDescriptor) -> Bool {
+        switch field.type.storage {
+        case .int8?, .int16?, .int32?, .int64?, .uint8?, .uint16?, .uint32?: true
+        default: false
         }
     }
 

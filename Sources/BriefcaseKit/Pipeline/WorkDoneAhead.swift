@@ -39,12 +39,15 @@ package final class WorkDoneAhead<Output: Sendable>: @unchecked Sendable {
     /// buffer, still shared, would be copied on its next write.
     private var workerMaker: (() -> (_ n: Int) -> Output)?
 
-    /// Starts `min(jobs, sizes.count)` threads named `name`.
-    package init(sizes: [Int], jobs: Int, name: String, makeWorker: @escaping MakeWorker) {
+    /// Starts `min(jobs, sizes.count)` threads named `name`. `outputsAreSmall`: an item's
+    /// memory is let go when it is done, its output being small beside it (a comparison of two
+    /// tables gives their differences): the items worked on are at most `jobs`, so only
+    /// `jobs` × 16 bounds how far ahead the workers go, not the sizes.
+    package init(sizes: [Int], jobs: Int, name: String, outputsAreSmall: Bool = false, makeWorker: @escaping MakeWorker) {
         count = sizes.count
         var total = 0
         sizeBefore = [0] + sizes.map { total += $0; return total }
-        budget = (max(1, jobs) + 1) * max(sizes.max() ?? 1, 1)
+        budget = outputsAreSmall ? Int.max : (max(1, jobs) + 1) * max(sizes.max() ?? 1, 1)
         maximumAhead = max(1, jobs) * 16
         slots = Array(repeating: nil, count: maximumAhead + 1)
         runningWorkers = min(max(1, jobs), count)
