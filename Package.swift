@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "BriefcaseKit", targets: ["BriefcaseKit"]),
         // What changed between two briefcases: typed differences (`briefcase diff`).
         .library(name: "BriefcaseDiff", targets: ["BriefcaseDiff"]),
+        // Changes across copies: pending changes folded into the stored rows (`briefcase fold`).
+        .library(name: "BriefcaseMerge", targets: ["BriefcaseMerge"]),
         // The lossless JSON document of a briefcase (reader and streaming writer).
         .library(name: "BriefcaseJSON", targets: ["BriefcaseJSON"]),
         // Briefcases as SQLite databases and back, edits as pending changes (Spec/sqlite-mapping.md).
@@ -41,6 +43,7 @@ let package = Package(
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
         .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
         .target(name: "BriefcaseDiff", dependencies: ["BriefcaseKit"]),
+        .target(name: "BriefcaseMerge", dependencies: ["BriefcaseKit"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "briefcase",
             dependencies: [
-                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "BriefcaseDiff", "CSystemShims",
+                "JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "BriefcaseDiff", "BriefcaseMerge", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +69,7 @@ let package = Package(
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseDiffTests", dependencies: ["BriefcaseDiff", "BriefcaseKit", "BriefcaseTestSupport"]),
+        .testTarget(name: "BriefcaseMergeTests", dependencies: ["BriefcaseMerge", "BriefcaseKit"]),
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),

@@ -19,6 +19,7 @@
 #   sqliteedit random SQL edits (DML, DDL, the mapping's own tables) of an exported fixture, read back:
 #              a clean refusal, or a briefcase that encodes and validates
 #   diff       two briefcases compared every way (BriefcaseComparison): no trap; each with itself: none
+#   fold       a briefcase folded each way (BriefcaseFold): no trap, no delta left, folds again to itself
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources
@@ -31,7 +32,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit diff)
+TARGETS=(briefcase bin2 plist json snapshot gzip gzipstream stdin sqlite sqliteedit diff fold)
 BUILD="${FUZZ_BUILD_DIR:-.build-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name briefcase)  # (`package` declarations, as SwiftPM compiles them)
@@ -52,6 +53,7 @@ deps_of() {
     snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
     sqlite|sqliteedit) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
     diff) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseDiff" ;;
+    fold) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseMerge" ;;
     *) return 1 ;;
   esac
 }
@@ -147,7 +149,7 @@ seeds_of() {
   # Inputs that once crashed this target (Fixtures/regressions/README.md).
   if [ -d "Fixtures/regressions/$target" ]; then cp "Fixtures/regressions/$target"/* "$dir"/; rm -f "$dir/README.md"; fi
   case "$target" in
-    briefcase|bin2) cp Fixtures/*.daBriefcase Fixtures/*.bin2 "$dir"/ ;;
+    briefcase|bin2|fold) cp Fixtures/*.daBriefcase Fixtures/*.bin2 "$dir"/ ;;
     diff)
       # Two fixtures end to end, cut where the first ends (its length, little-endian, first).
       local f g n

@@ -22,6 +22,9 @@ struct Conversion {
     /// `--force`: the output may replace what is at OUTPUT (a folder only a folder briefcase).
     let replacing: Bool
     let progress: ProgressBar?
+    /// What is written instead of the input itself (`fold`): the input read whole, and made into
+    /// another document, given its code page.
+    var transform: ((BriefcaseDocument, CodePage) throws -> BriefcaseDocument)? = nil
 
     func run() throws {
         // A JSON input shows its own progress (the offset read), not the bytes written.
@@ -56,7 +59,14 @@ struct Conversion {
         let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
-            try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")
+            if let transform {
+                var collector = BriefcaseCollector()
+                try source.read(into: &collector, textOutput: outputFormat.container == nil)
+                let codePage = collector.head!.codePage
+                try transform(collector.document!, codePage).read(into: &sink, codePage: codePage)
+            } else {
+                try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")
+            }
             try watch.check()
             try sink.commit()
         } catch let error as BriefcaseError {

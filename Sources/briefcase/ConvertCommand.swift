@@ -45,14 +45,7 @@ struct ConvertCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The briefcase to read (- for standard input).")
-    var input: String
-
-    @Argument(help: "Where to write (- for standard output).")
-    var output: String
-
-    @Option(help: "Output format. Default: from the output's extension.")
-    var to: FileFormat?
+    @OptionGroup var paths: ConversionPaths
 
     @OptionGroup var inputOptions: InputOptions
 
@@ -68,17 +61,11 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress bar (it only appears for inputs over 8 MB when standard error is a terminal).")
     var quiet = false
 
-    func validate() throws {
-        try inputOptions.check([input])
-        if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
-    }
+    func validate() throws { try inputOptions.check([paths.input]) }
 
     func run() throws {
-        let outputFormat = try FileFormat.ofOutput(output, explicit: to)
-        try FolderOutput.checkDestination(output, format: outputFormat, input: input) // never lose a directory
-        if output != "-" && !force && FileIO.exists(output) {
-            throw UsageError("'\(output)' exists; use --force to replace it")
-        }
+        let (input, output) = (paths.input, paths.output)
+        let outputFormat = try paths.outputFormat(replacing: force)
         let inputFormat = try inputOptions.format(of: input)
         let progress = ProgressBar.make(for: input, quiet: quiet)
         progress?.attachToReads()
@@ -86,5 +73,32 @@ struct ConvertCommand: ParsableCommand {
         try Conversion(input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat,
                        encoding: inputOptions.encoding.codePage, skipDamaged: skipDamaged, jobs: inputOptions.jobs.count, ignoreLimits: ignoreLimits,
                        replacing: force, progress: progress).run()
+    }
+}
+
+/// INPUT and OUTPUT of a command that writes a briefcase (`convert`, `fold`), and `--to`.
+struct ConversionPaths: ParsableArguments {
+    @Argument(help: "The briefcase to read (- for standard input).")
+    var input: String
+
+    @Argument(help: "Where to write (- for standard output).")
+    var output: String
+
+    @Option(help: "Output format. Default: from the output's extension.")
+    var to: FileFormat?
+
+    func validate() throws {
+        if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
+    }
+
+    /// The output's format, once writing there can lose nothing: a directory is replaced only by
+    /// a folder briefcase, anything at OUTPUT only with `replacing` (`--force`).
+    func outputFormat(replacing: Bool) throws -> FileFormat {
+        let format = try FileFormat.ofOutput(output, explicit: to)
+        try FolderOutput.checkDestination(output, format: format, input: input) // never lose a directory
+        if output != "-" && !replacing && FileIO.exists(output) {
+            throw UsageError("'\(output)' exists; use --force to replace it")
+        }
+        return format
     }
 }

@@ -44,6 +44,8 @@ public struct DeltaReplay: Sendable {
     public var slots: [Row?]
     /// Changes that could not be applied, and why.
     public var problems: [DeltaApplicationProblem]
+    /// With `replaying(_:resolving:)`: the changes that did not fit the rows, in change order.
+    package var conflicts: [ReplayConflict] = []
 
     /// The rows once every change is replayed (stored order, inserted rows appended).
     public var rows: [Row] { slots.compactMap { $0 } }
@@ -64,7 +66,15 @@ extension Table {
 
     /// `applying(_:)`, reporting for each change which row it touched and how (same rules).
     public func replaying(_ delta: Delta) -> DeltaReplay {
+        replaying(delta, resolving: nil)
+    }
+
+    /// The same, each change that does not fit the rows classed as a conflict (Spec/fold.md §2)
+    /// and then omitted or applied anyway as `resolution` says; nil: no conflict is looked for,
+    /// an insert always goes in and an update or delete applies to the row its key finds.
+    package func replaying(_ delta: Delta, resolving resolution: ReplayResolution?) -> DeltaReplay {
         var problems: [DeltaApplicationProblem] = []
+        var conflicts: [ReplayConflict] = []
         // Logged field position → table column (the first of that name; a dictionary, not a
         // scan of the fields per logged field).
         var columnByName: [[UInt8]: Int] = [:]
@@ -81,16 +91,31 @@ extension Table {
         var replays: [ChangeReplay] = []
         replays.reserveCapacity(delta.changes.count)
 
+        let keyColumns = keyLogged?.compactMap { columns[$0] }
         for (index, change) in delta.changes.enumerated() {
             let notApplied = ChangeReplay(outcome: .notApplied, slot: nil, before: nil, after: nil)
             func problem(_ message: String) {
                 problems.append(DeltaApplicationProblem(changeIndex: index, recordID: change.recordID, message: message))
+                if resolution != nil { conflicts.append(ReplayConflict(kind: .notFound, changeIndex: index, row: nil, message: message)) }
             }
             switch change.type {
             case .insert:
                 var row = Row(repeating: nil, count: fields.count)
                 for (i, column) in columns.enumerated() {
                     if let column, i < change.newValues.count { row[column] = change.newValues[i] }
+                }
+                // CONFLICT: a row holds the key already; replaced, it goes first.
+                if let resolution, let keyColumns, !keyColumns.isEmpty {
+                    let holders = lookup.matches(keyColumns.map { ($0, row[$0]) }, in: rows).sorted()
+                    if let first = holders.first {
+                        conflicts.append(ReplayConflict(kind: .conflict, changeIndex: index, row: rows[first],
+                                                        message: "a row holds its key already"))
+                        guard resolution == .replace else { replays.append(notApplied); continue }
+                        for slot in holders {
+                            lookup.remove(rows[slot]!, at: slot)
+                            rows[slot] = nil
+                        }
+                    }
                 }
                 rows.append(row)
                 lookup.add(row, at: rows.count - 1)
@@ -122,6 +147,11 @@ extension Table {
                     continue
                 }
                 let before = rows[match]
+                // DATA: the row holds other values than the change's old ones where it changes them.
+                if let resolution, let differing = Self.differingOldValues(change, delta, columns: columns, keyLogged: keyLogged, row: before!) {
+                    conflicts.append(ReplayConflict(kind: .data, changeIndex: index, row: before, message: differing))
+                    guard resolution == .replace else { replays.append(notApplied); continue }
+                }
                 if change.type == .delete {
                     lookup.remove(before!, at: match)
                     rows[match] = nil
@@ -144,7 +174,25 @@ extension Table {
                 replays.append(notApplied)
             }
         }
-        return DeltaReplay(changes: replays, slots: rows, problems: problems)
+        return DeltaReplay(changes: replays, slots: rows, problems: problems, conflicts: conflicts)
+    }
+
+    /// Where `row`, the row an update or delete found by its key, holds another value than the
+    /// change's old one (Spec/fold.md §2): for an update, in the fields it changes (its new value
+    /// carried and unlike its old); for a delete, in every field it carries an old value of (a
+    /// full delta carries all, NULL included). Key fields found the row already. Nil: none.
+    static func differingOldValues(_ change: DeltaChange, _ delta: Delta, columns: [Int?], keyLogged: [Int]?, row: Row) -> String? {
+        let keys = Set(keyLogged ?? [])
+        for (i, column) in columns.enumerated() {
+            guard let column, !keys.contains(i) else { continue }
+            let old = i < change.oldValues.count ? change.oldValues[i] : nil
+            let new = i < change.newValues.count ? change.newValues[i] : nil
+            let compared = change.type == .delete ? (!delta.isReduced || old != nil) : ((!delta.isReduced || new != nil) && new != old)
+            if compared && row[column] != old {
+                return "field '\(delta.loggedFields[i].name)' holds another value than the change's old one"
+            }
+        }
+        return nil
     }
 
     /// Positions (in the delta's logged fields) of the key: the delta's key fields, else the
@@ -162,135 +210,33 @@ extension Table {
     }
 }
 
-/// The live rows (slots) by the values of some columns, kept up to date while a delta is
-/// replayed, so that finding a change's row does not scan every row: that costs rows × changes,
-/// minutes for a crafted file of a few hundred KB (Spec/robustness.md).
-///
-/// With a key, every change names the same key columns: one hash table from their values to the
-/// rows answers each change exactly. Without one (changes matched on their old values), each
-/// column asked about gets a hash table of its own, and the rows of the column whose value is
-/// rarest are checked against every criterion.
-private struct RowLookup {
-    private let keyColumns: [Int]?
-    /// Built for every row, before the first change: a slot without a set of its own for a
-    /// key only one row has (the usual case; a set per row was most of the replay's cost).
-    private var byKey: [[Value?]: KeySlots] = [:]
-    /// Built for a column the first time a change asks about it (a value only one row holds
-    /// without a set of its own, as for keys).
-    private var byColumn: [Int: [Value?: KeySlots]] = [:]
-
-    init(rows: [Row?], keyColumns: [Int]?) {
-        self.keyColumns = keyColumns?.isEmpty == false ? keyColumns : nil
-        guard let keyColumns = self.keyColumns else { return }
-        byKey.reserveCapacity(rows.count)
-        for (slot, row) in rows.enumerated() {
-            if let row { insertKey(keyColumns.map { row[$0] }, slot) }
-        }
+/// A change that does not fit the rows it is replayed over (`Table.replaying(_:resolving:)`),
+/// classed as SQLite's session extension classes them (Spec/fold.md §2).
+package struct ReplayConflict: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        /// An update or delete whose row, found by its key, holds other values than its old ones.
+        case data
+        /// An update or delete that finds no single row to apply to (none; several, in a table
+        /// without a key; nothing to find one by), or a change of unknown type.
+        case notFound
+        /// An insert whose key a row holds already.
+        case conflict
     }
-
-    private mutating func insertKey(_ key: [Value?], _ slot: Int) {
-        byKey[key, default: .none].insert(slot) // (one hash of the key)
-    }
-
-    private mutating func removeKey(_ key: [Value?], _ slot: Int) {
-        byKey[key]?.remove(slot)
-    }
-
-    /// The slots of the live rows whose value in each criterion's column equals its value.
-    mutating func matches(_ criteria: [(column: Int, value: Value?)], in rows: [Row?]) -> Set<Int> {
-        if let keyColumns, criteria.map(\.column) == keyColumns {
-            return byKey[criteria.map(\.value)]?.set ?? []
-        }
-        var rarest: KeySlots?
-        for (column, value) in criteria {
-            if byColumn[column] == nil {
-                var index: [Value?: KeySlots] = [:]
-                index.reserveCapacity(rows.count)
-                for (slot, row) in rows.enumerated() {
-                    if let row { index[row[column], default: .none].insert(slot) }
-                }
-                byColumn[column] = index
-                indexedColumns.append(column)
-            }
-            let candidates = byColumn[column]![value] ?? .none
-            if rarest == nil || candidates.count < rarest!.count { rarest = candidates }
-        }
-        guard let rarest else { return [] }
-        return rarest.set.filter { slot in criteria.allSatisfy { rows[slot]![$0.column] == $0.value } }
-    }
-
-    // The per-column tables are updated in place. Iterating `byColumn.keys` while mutating
-    // `byColumn` would keep a second reference to its storage, so every change copied every
-    // column's table: rows × changes, 44 s for 2 × 20 000 rows (Spec/robustness.md §8.6).
-    // `indexedColumns` is a separate list for that reason.
-    private var indexedColumns: [Int] = []
-
-    mutating func add(_ row: Row, at slot: Int) {
-        if let keyColumns { insertKey(keyColumns.map { row[$0] }, slot) }
-        for column in indexedColumns { byColumn[column]![row[column], default: .none].insert(slot) }
-    }
-
-    mutating func remove(_ row: Row, at slot: Int) {
-        if let keyColumns { removeKey(keyColumns.map { row[$0] }, slot) }
-        for column in indexedColumns { byColumn[column]![row[column]]?.remove(slot) }
-    }
-
-    /// The row at `slot` changed from `old` to `new`: only the tables of the columns whose value
-    /// changed are touched (an update seldom changes its key, and hashing the key values twice
-    /// per change was most of the replay's cost).
-    mutating func replace(_ old: Row, with new: Row, at slot: Int) {
-        if let keyColumns, keyColumns.contains(where: { old[$0] != new[$0] }) {
-            removeKey(keyColumns.map { old[$0] }, slot)
-            insertKey(keyColumns.map { new[$0] }, slot)
-        }
-        for column in indexedColumns where old[column] != new[column] {
-            byColumn[column]![old[column]]?.remove(slot)
-            byColumn[column]![new[column], default: .none].insert(slot)
-        }
-    }
+    package var kind: Kind
+    /// The change's place in its delta.
+    package var changeIndex: Int
+    /// The row the change met (DATA: the row it found; CONFLICT: the row holding the key).
+    package var row: Row?
+    package var message: String
 }
 
-/// The slots of the live rows with one key, or one value of a column (`RowLookup`).
-private enum KeySlots {
-    case none
-    case one(Int)
-    case many(Set<Int>)
-
-    var count: Int {
-        switch self {
-        case .none: return 0
-        case .one: return 1
-        case .many(let slots): return slots.count
-        }
-    }
-
-    var set: Set<Int> {
-        switch self {
-        case .none: return []
-        case .one(let slot): return [slot]
-        case .many(let slots): return slots
-        }
-    }
-
-    mutating func insert(_ slot: Int) {
-        switch self {
-        case .none: self = .one(slot)
-        case .one(let first): if first != slot { self = .many([first, slot]) }
-        case .many(var slots):
-            self = .none // (drops the enum's reference: the set is changed in place)
-            slots.insert(slot)
-            self = .many(slots)
-        }
-    }
-
-    mutating func remove(_ slot: Int) {
-        switch self {
-        case .none: break
-        case .one(let only): if only == slot { self = .none }
-        case .many(var slots):
-            self = .none
-            slots.remove(slot)
-            self = .many(slots)
-        }
-    }
+/// What a replay that looks for conflicts does with one (the caller that aborts omits them, then
+/// writes nothing).
+package enum ReplayResolution: Sendable {
+    /// The change is not applied.
+    case omit
+    /// DATA: applied anyway; CONFLICT: the row holding the key is removed, then the insert
+    /// applied; NOTFOUND: there is nothing to replace, so it is omitted (as SQLite allows no
+    /// REPLACE for it).
+    case replace
 }

@@ -1,0 +1,27 @@
+// libFuzzer target `fold`: a briefcase's pending changes folded into its stored rows
+// (`BriefcaseFold`, Spec/fold.md).
+//
+// The input is decoded as a single-file briefcase, or else as a bare Bin2 stream. When it
+// decodes, it is folded with each resolution, which must not trap; the result holds no delta,
+// encodes, and folds again to itself with no conflict.
+//
+// Scripts/fuzz.sh fold SECONDS
+
+import BriefcaseKit
+import BriefcaseMerge
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = fuzzBytes(data, size)
+    var warnings: [DecodingWarning] = []
+    guard let document = (try? BriefcaseDocument.decode(bytes, as: .dabriefcase, warnings: &warnings))
+        ?? (try? BriefcaseDocument.decode(bytes, as: .bin2, warnings: &warnings)) else { return 0 }
+    for resolution in ConflictResolution.allCases {
+        let folded = BriefcaseFold.fold(document, onConflict: resolution).document
+        guard folded.file.stream.deltas.isEmpty else { fuzzFailure("a folded briefcase holds a delta") }
+        let again = BriefcaseFold.fold(folded, onConflict: resolution)
+        guard again.conflicts.isEmpty, again.document == folded else { fuzzFailure("folding a folded briefcase changed it") }
+        _ = try? folded.encode()
+    }
+    return 0
+}
