@@ -3,7 +3,8 @@
 //
 // The input is decoded as a single-file briefcase, or else as a bare Bin2 stream. When it
 // decodes, it is folded with each resolution, which must not trap; the result holds no delta,
-// encodes, and folds again to itself with no conflict.
+// encodes, and folds again to itself with no conflict. Its changes are also applied
+// (`BriefcaseApply`) to the folded briefcase and to itself: a result or a clean error, no trap.
 //
 // Scripts/fuzz.sh fold SECONDS
 
@@ -22,6 +23,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let again = BriefcaseFold.fold(folded, onConflict: resolution)
         guard again.conflicts.isEmpty, again.document == folded else { fuzzFailure("folding a folded briefcase changed it") }
         _ = try? folded.encode()
+        _ = try? BriefcaseApply.apply(document, to: folded, onConflict: resolution)
+        _ = try? BriefcaseApply.apply(document, to: document, onConflict: resolution)
     }
     return 0
 }

@@ -19,7 +19,8 @@
 #   sqliteedit random SQL edits (DML, DDL, the mapping's own tables) of an exported fixture, read back:
 #              a clean refusal, or a briefcase that encodes and validates
 #   diff       two briefcases compared every way (BriefcaseComparison): no trap; each with itself: none
-#   fold       a briefcase folded each way (BriefcaseFold): no trap, no delta left, folds again to itself
+#   fold       a briefcase folded each way (BriefcaseFold): no trap, no delta left, folds again to itself;
+#              its changes applied to it and to its fold (BriefcaseApply): no trap
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources

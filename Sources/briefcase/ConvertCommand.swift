@@ -94,6 +94,11 @@ struct ConversionPaths: ParsableArguments {
     /// The output's format, once writing there can lose nothing: a directory is replaced only by
     /// a folder briefcase, anything at OUTPUT only with `replacing` (`--force`).
     func outputFormat(replacing: Bool) throws -> FileFormat {
+        try Self.outputFormat(output, to: to, input: input, replacing: replacing)
+    }
+
+    /// The same for any command that writes `output` from `input`.
+    static func outputFormat(_ output: String, to: FileFormat?, input: String, replacing: Bool) throws -> FileFormat {
         let format = try FileFormat.ofOutput(output, explicit: to)
         try FolderOutput.checkDestination(output, format: format, input: input) // never lose a directory
         if output != "-" && !replacing && FileIO.exists(output) {

@@ -49,18 +49,26 @@ struct FoldCommand: ParsableCommand {
                                     ignoreLimits: false, replacing: force, progress: nil)
         conversion.transform = { [input, onConflict] document, codePage in
             let folded = BriefcaseFold.fold(document, onConflict: onConflict)
-            for note in folded.notes { Console.warning("\(input): \(note)") }
-            for conflict in folded.conflicts {
-                let line = "\(input): " + conflict.line(tableName: codePage.decodeForDisplay(conflict.table))
-                if onConflict == .abort { Console.error(line) } else { Console.warning(line + " (\(Self.outcome(conflict.kind, onConflict)))") }
-            }
-            if onConflict == .abort && !folded.conflicts.isEmpty {
-                Console.error("\(input): \(folded.conflicts.count) conflict(s): nothing written (--on-conflict omit or replace goes on)")
-                throw ExitCode(1)
-            }
+            try Self.report(folded.conflicts, notes: folded.notes, of: input, codePage: codePage, resolution: onConflict)
             return folded.document
         }
         try conversion.run()
+    }
+
+    /// Tells the conflicts and notes of the changes of `path` on standard error: with `abort`,
+    /// each as an error, then their count, and exit 1 (nothing is written); else each as a
+    /// warning with what was done.
+    static func report(_ conflicts: [ChangeConflict], notes: [String], of path: String, codePage: CodePage,
+                       resolution: ConflictResolution) throws {
+        for note in notes { Console.warning("\(path): \(note)") }
+        for conflict in conflicts {
+            let line = "\(path): " + conflict.line(tableName: codePage.decodeForDisplay(conflict.table))
+            if resolution == .abort { Console.error(line) } else { Console.warning(line + " (\(outcome(conflict.kind, resolution)))") }
+        }
+        if resolution == .abort && !conflicts.isEmpty {
+            Console.error("\(path): \(conflicts.count) conflict(s): nothing written (--on-conflict omit or replace goes on)")
+            throw ExitCode(1)
+        }
     }
 
     /// What `resolution` did with a conflict of `kind`.

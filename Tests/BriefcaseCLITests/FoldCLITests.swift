@@ -67,3 +67,62 @@ import BriefcaseTestSupport
         #expect(try CLITests.run(["fold", input, output, "--on-conflict", "merge"]).status == 2)
     }
 }
+
+/// `briefcase apply` end to end (Spec/fold.md §5).
+@Suite struct ApplyCLITests {
+    static let orders = FoldCLITests.fixtures + "/orders.bin2"
+
+    /// orders.bin2 without its delta (the stored rows alone), as a JSON document in `dir`.
+    static func storedOnly(in dir: URL) throws -> String {
+        let json = dir.appendingPathComponent("orders.json").path, stored = dir.appendingPathComponent("stored.json").path
+        #expect(try CLITests.run(["convert", orders, json]).status == 0)
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let elements = try #require(document["elements"] as? [[String: Any]])
+        document["elements"] = elements.filter { $0["kind"] as? String != "delta" }
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: stored))
+        return stored
+    }
+
+    /// orders.bin2's delta applied to its own stored rows: the rows `cat` shows of orders.bin2,
+    /// over the stored rows unchanged; applied again to the folded rows, each change conflicts
+    /// (its update's old Amount 7 is 8 now, its deleted row is gone, its inserted key is taken)
+    /// and nothing is written.
+    @Test func aDeltaAppliedToItsStoredRows() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stored = try Self.storedOnly(in: dir), output = dir.appendingPathComponent("applied.daBriefcase").path
+        let applied = try CLITests.run(["apply", stored, Self.orders, output])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try CLITests.run(["cat", output, "--table", "Orders"]).text == CLITests.run(["cat", Self.orders, "--table", "Orders"]).text)
+        #expect(try CLITests.run(["cat", output, "--table", "Orders", "--original"]).text == CLITests.run(["cat", stored, "--table", "Orders"]).text)
+        #expect(try CLITests.run(["validate", output]).status == 0)
+        let folded = dir.appendingPathComponent("folded.json").path, again = dir.appendingPathComponent("again.json").path
+        #expect(try CLITests.run(["fold", Self.orders, folded]).status == 0)
+        let conflicting = try CLITests.run(["apply", folded, Self.orders, again])
+        #expect(conflicting.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: again))
+        for expected in ["change 0 (record id 1100, update): DATA: ", "change 1 (record id 1101, delete): NOTFOUND: ",
+                         "change 2 (record id 1102, insert): CONFLICT: "] {
+            #expect(conflicting.stderr.contains(expected), "\(expected)")
+        }
+    }
+
+    /// Changes whose 8-bit text is windows-1252 (é) cannot go into a UTF-8 target as their bytes.
+    @Test func eightBitTextOfAnotherCodePageIsRefused() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stored = try Self.storedOnly(in: dir), changes = dir.appendingPathComponent("changes.json").path
+        let document: [String: Any] = [
+            "format": "briefcase-json", "version": 1, "container": "bin2", "encoding": "windows-1252",
+            "elements": [["kind": "delta", "name": "Orders", "loggedFields": [["name": "ID", "type": "datAutoInc"], ["name": "Note", "type": "datString"]],
+                          "keyFields": ["ID"], "reducedDelta": 0,
+                          "changes": [["type": "insert", "recordID": 1, "status": "pending", "message": "", "old": [NSNull(), NSNull()], "new": [9, "café"]]]]],
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: changes))
+        let output = dir.appendingPathComponent("out.json").path
+        let refused = try CLITests.run(["apply", stored, changes, output])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("8-bit text of \(changes) is windows-1252, of \(stored) utf-8: 'caf"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
