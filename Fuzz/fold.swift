@@ -5,6 +5,7 @@
 // decodes, it is folded with each resolution, which must not trap; the result holds no delta,
 // encodes, and folds again to itself with no conflict. Its changes are also applied
 // (`BriefcaseApply`) to the folded briefcase and to itself: a result or a clean error, no trap.
+// Merged three ways (`ThreeWayMerge`) with itself and its fold: no trap; with itself, no conflict.
 //
 // Scripts/fuzz.sh fold SECONDS
 
@@ -25,6 +26,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? folded.encode()
         _ = try? BriefcaseApply.apply(document, to: folded, onConflict: resolution)
         _ = try? BriefcaseApply.apply(document, to: document, onConflict: resolution)
+    }
+    if let merged = try? ThreeWayMerge.merge(base: document, local: document, remote: document), !merged.conflicts.isEmpty {
+        fuzzFailure("a briefcase merged with itself has conflicts")
+    }
+    for rule in MergeRule.allCases {
+        _ = try? ThreeWayMerge.merge(base: document, local: BriefcaseFold.fold(document, onConflict: .omit).document, remote: document,
+                                     rules: .init(defaultRule: rule))
     }
     return 0
 }

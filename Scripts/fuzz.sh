@@ -20,7 +20,8 @@
 #              a clean refusal, or a briefcase that encodes and validates
 #   diff       two briefcases compared every way (BriefcaseComparison): no trap; each with itself: none
 #   fold       a briefcase folded each way (BriefcaseFold): no trap, no delta left, folds again to itself;
-#              its changes applied to it and to its fold (BriefcaseApply): no trap
+#              its changes applied to it and to its fold (BriefcaseApply), merged with them
+#              (ThreeWayMerge): no trap; merged with itself, no conflict
 #
 # The libraries are compiled with swiftc directly (one module each, -O, -sanitize=fuzzer,address),
 # into .build-fuzz/ (git-ignored; FUZZ_BUILD_DIR overrides), and rebuilt only when their sources

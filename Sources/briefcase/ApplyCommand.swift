@@ -60,7 +60,12 @@ struct ApplyCommand: ParsableCommand {
             if changed.codePage != codePage, let text = Self.nonASCIIText(in: changed.document) {
                 throw BriefcaseError(.invalidModel, "8-bit text of \(changes) is \(changed.codePage.name), of \(target) \(codePage.name): '\(text)' cannot be carried over as its bytes (give --encoding)")
             }
-            let applied = try BriefcaseApply.apply(changed.document, to: document, onConflict: onConflict)
+            let applied: BriefcaseApply.Result
+            do throws(BriefcaseError) {
+                applied = try BriefcaseApply.apply(changed.document, to: document, onConflict: onConflict)
+            } catch {
+                throw error.inFile(target)  // (a change TARGET cannot take is of the inputs, not of OUTPUT)
+            }
             try FoldCommand.report(applied.conflicts, notes: applied.notes, of: changes, codePage: codePage, resolution: onConflict)
             return applied.document
         }

@@ -28,7 +28,7 @@ struct BriefcaseCommand: ParsableCommand {
           briefcase query Orders.daBriefcase 'select * from Orders' --format table
         """,
         subcommands: [InfoCommand.self, ValidateCommand.self, CatCommand.self, ConvertCommand.self, QueryCommand.self,
-                      DiffCommand.self, FoldCommand.self, ApplyCommand.self, TextconvCommand.self, GitSetupCommand.self, GitDiffCommand.self]
+                      DiffCommand.self, FoldCommand.self, ApplyCommand.self, MergeCommand.self, TextconvCommand.self, GitSetupCommand.self, GitDiffCommand.self]
     )
 }
 

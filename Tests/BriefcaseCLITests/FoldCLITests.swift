@@ -126,3 +126,51 @@ import BriefcaseTestSupport
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
+
+/// `briefcase merge` end to end (Spec/merge.md).
+@Suite struct MergeCLITests {
+    /// BASE: orders.bin2's stored rows. LOCAL: orders.bin2 (Bob's Amount 7 → 8 and Shipped set,
+    /// Carol deleted, Dora inserted). REMOTE: Alice's Amount 12.5 → 13, Bob's 7 → 9, Carol deleted,
+    /// Eve inserted. Bob's Amount is the one conflict: remote's 9 by default, 9 + (8 − 7) = 10 by sum.
+    @Test func twoDevicesMerged() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try ApplyCLITests.storedOnly(in: dir), remote = dir.appendingPathComponent("remote.json").path
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: base))) as? [String: Any])
+        var elements = try #require(document["elements"] as? [[String: Any]])
+        var rows = try #require(elements[0]["rows"] as? [[Any]])
+        rows[0][2] = "13"
+        rows[1][2] = "9"
+        rows.remove(at: 2)
+        rows.append([5, "Eve", "1.5", NSNull()])
+        elements[0]["rows"] = rows
+        document["elements"] = elements
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: remote))
+        let output = dir.appendingPathComponent("merged.daBriefcase").path, report = dir.appendingPathComponent("report.jsonl").path
+        let merged = try CLITests.run(["merge", base, ApplyCLITests.orders, remote, "-o", output, "--report", report])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try CLITests.run(["cat", output, "--table", "Orders"]).text == """
+            {"ID": 1, "Customer": "Alice", "Amount": "13", "Shipped": "2023-03-15T12:00:00.000"}
+            {"ID": 2, "Customer": "Bob", "Amount": "9", "Shipped": "2023-03-15T06:00:00.000"}
+            {"ID": 4, "Customer": "Dora 😀", "Amount": "5", "Shipped": null}
+            {"ID": 5, "Customer": "Eve", "Amount": "1.5", "Shipped": null}
+
+            """)
+        #expect(try CLITests.run(["cat", output, "--table", "Orders", "--original"]).text == CLITests.run(["cat", base, "--table", "Orders"]).text)
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == """
+            {"table": "Orders", "key": {"ID": 2}, "field": "Amount", "base": "7", "local": "8", "remote": "9", "rule": "remote", "outcome": "remote"}
+
+            """)
+        #expect(try CLITests.run(["validate", output]).status == 0)
+        let summed = try CLITests.run(["merge", base, ApplyCLITests.orders, remote, "-o", output, "--force", "--rule", "Orders.Amount=sum", "--strict", "--as-stored"])
+        #expect(summed.status == 1)
+        #expect(try CLITests.run(["cat", output, "--table", "Orders"]).text.contains(#"{"ID": 2, "Customer": "Bob", "Amount": "10""#))
+        #expect(!(try CLITests.run(["info", output]).text.contains("delta")))
+        // Trouble is 2: a rule that is none, a table without a key.
+        #expect(try CLITests.run(["merge", base, base, base, "-o", output, "--force", "--rule", "Orders.Amount=most"]).status == 2)
+        let keyless = FoldCLITests.fixtures + "/empty-table.daBriefcase"
+        let refused = try CLITests.run(["merge", keyless, keyless, keyless, "-o", dir.appendingPathComponent("k.json").path])
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("briefcase: \(keyless): table '") && refused.stderr.contains("': it has no key"),
+                "\(refused.stderr)")
+    }
+}

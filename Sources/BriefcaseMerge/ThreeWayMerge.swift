@@ -1,0 +1,214 @@
+import BriefcaseKit
+
+/// A three-way merge of briefcases (Spec/merge.md §1–3): what LOCAL and REMOTE each changed since
+/// BASE, put together with the Datastore's rules.
+public enum ThreeWayMerge {
+    /// The rules by field, and the one for every other field.
+    public struct Rules: Sendable {
+        /// The rule of fields no `byField` entry names (`remote` by default, as the Datastore's).
+        public var defaultRule: MergeRule
+        /// Rules for single fields: (table, field, rule), names in ASCII letters without case.
+        public var byField: [(table: ByteString, field: ByteString, rule: MergeRule)]
+
+        /// `defaultRule` for every field but those `byField` names.
+        public init(defaultRule: MergeRule = .remote, byField: [(table: ByteString, field: ByteString, rule: MergeRule)] = []) {
+            self.defaultRule = defaultRule
+            self.byField = byField
+        }
+
+        /// The rule of `field` of `table`.
+        public func rule(table: ByteString, field: ByteString) -> MergeRule {
+            let tableKey = nameKey(table), fieldKey = nameKey(field)
+            return byField.last { nameKey($0.table) == tableKey && nameKey($0.field) == fieldKey }?.rule ?? defaultRule
+        }
+    }
+
+    /// Something both sides changed, and how it was resolved (one line of `--report`).
+    public struct Conflict: Sendable, Equatable {
+        /// The table.
+        public var table: ByteString
+        /// The table's key fields.
+        public var keyFields: [FieldDescriptor]
+        /// The row's values of them.
+        public var key: [Value?]
+        /// The field both changed; nil for a row one side deleted while the other updated it.
+        public var field: FieldDescriptor?
+        /// BASE's value of the field (nil for a row conflict, or NULL).
+        public var base: Value?
+        /// LOCAL's value.
+        public var local: Value?
+        /// REMOTE's value.
+        public var remote: Value?
+        /// The rule applied (nil for a row conflict).
+        public var rule: MergeRule?
+        /// What was kept: `local`, `remote`, `sum`, `deleted` — or `remote` for a rule that fell back.
+        public var outcome: String
+    }
+
+    /// The merged briefcase and the conflicts resolved on the way.
+    public struct Result: Sendable {
+        /// BASE's stored rows with pending changes that take them to the merged rows (or, with
+        /// `asStored`, the merged rows stored); everything else BASE's.
+        public var document: BriefcaseDocument
+        /// Every conflict, in table and row order.
+        public var conflicts: [Conflict]
+    }
+
+    /// Merges the changes LOCAL and REMOTE made to BASE's tables: rows paired by primary key in
+    /// each side's current rows (stored rows with pending changes applied); a row changed on one
+    /// side takes that side's; one changed on both follows the Datastore's row cases and then,
+    /// field by field, `rules`. Errors: a table of BASE that a side lacks, or whose fields differ,
+    /// a table without a key, a key two rows hold, a value the merged row cannot take.
+    public static func merge(base: BriefcaseDocument, local: BriefcaseDocument, remote: BriefcaseDocument,
+                             rules: Rules = Rules(), asStored: Bool = false) throws(BriefcaseError) -> Result {
+        let localTables = TablesByName(local), remoteTables = TablesByName(remote)
+        var elements = base.file.stream.elements
+        let pairing = ElementPairing(elements)
+        var conflicts: [Conflict] = []
+        var newDeltas: [(before: Int, delta: Delta)] = [], dropped: Set<Int> = []
+        var seen: [[UInt8]: Int] = [:]
+        for (place, element) in elements.enumerated() {
+            guard case .table(var table) = element else { continue }
+            let k = seen[nameKey(table.name), default: 0]
+            seen[nameKey(table.name)] = k + 1
+            let mate = pairing.partner[place]
+            var own: Delta?
+            if let mate, case .delta(let found) = elements[mate] { own = found }
+            let name = String(decoding: table.name.bytes, as: UTF8.self)
+            func refuse(_ message: String) -> BriefcaseError { BriefcaseError(.invalidModel, "table '\(name)': \(message)") }
+            guard let ours = localTables.current(table.name, k), let theirs = remoteTables.current(table.name, k) else {
+                throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)")
+            }
+            guard ours.fields == table.fields, theirs.fields == table.fields else {
+                throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
+            }
+            let keys = table.primaryKeyColumns
+            guard !keys.isEmpty else { throw refuse("it has no key (InPrimaryKey): rows cannot be paired") }
+            var tracker = ChangeTracker(table: table, delta: own)
+            let merged = try TableMerge(table: table, keys: keys, rules: rules)
+                .merge(base: tracker.rows, local: ours.rows, remote: theirs.rows, refuse: refuse)
+            conflicts += merged.conflicts
+            do {
+                try tracker.record(updates: merged.updates, deletes: merged.deletes, inserts: merged.inserts)
+            } catch {
+                throw refuse(error.message)
+            }
+            if asStored {
+                table.rows = Rows(tracker.rows)
+                elements[place] = .table(table)
+                if let mate { dropped.insert(mate) }
+            } else if let delta = tracker.pendingDelta {
+                if let mate { elements[mate] = .delta(delta) } else { newDeltas.append((place, delta)) }
+            }
+        }
+        for (place, delta) in newDeltas.sorted(by: { $0.before > $1.before }) { elements.insert(.delta(delta), at: place) }
+        // (`dropped` are deltas of BASE made stored; none is new then, so the places hold.)
+        if !dropped.isEmpty { elements = elements.indices.filter { !dropped.contains($0) }.map { elements[$0] } }
+        var result = base
+        result.file.stream.elements = elements
+        return Result(document: result, conflicts: conflicts)
+    }
+}
+
+/// A briefcase's tables by name, each with its current rows (the k-th table of a name).
+struct TablesByName {
+    private var tables: [[UInt8]: [(fields: [FieldDescriptor], rows: [Row])]] = [:]
+
+    init(_ document: BriefcaseDocument) {
+        let elements = document.file.stream.elements
+        let pairing = ElementPairing(elements)
+        for (i, element) in elements.enumerated() {
+            guard case .table(let table) = element else { continue }
+            var rows = table.rows.array
+            if let mate = pairing.partner[i], case .delta(let delta) = elements[mate] { rows = table.applying(delta).rows }
+            tables[nameKey(table.name), default: []].append((table.fields, rows))
+        }
+    }
+
+    func current(_ name: ByteString, _ k: Int) -> (fields: [FieldDescriptor], rows: [Row])? {
+        guard let found = tables[nameKey(name)], k < found.count else { return nil }
+        return found[k]
+    }
+}
+
+/// One table's rows merged (Spec/merge.md §2): what to record over BASE's current rows.
+struct TableMerge {
+    let table: Table
+    let keys: [Int]
+    let rules: ThreeWayMerge.Rules
+
+    struct Outcome {
+        var updates: [(position: Int, row: Row)] = []
+        var deletes: [Int] = []
+        var inserts: [Row] = []
+        var conflicts: [ThreeWayMerge.Conflict] = []
+    }
+
+    init(table: Table, keys: [Int], rules: ThreeWayMerge.Rules) {
+        self.table = table
+        self.keys = keys
+        self.rules = rules
+    }
+
+    func merge(base: [Row], local: [Row], remote: [Row], refuse: (String) -> BriefcaseError) throws(BriefcaseError) -> Outcome {
+        func index(_ rows: [Row], _ side: String) throws(BriefcaseError) -> [[Value?]: Int] {
+            var index: [[Value?]: Int] = [:]
+            index.reserveCapacity(rows.count)
+            for (position, row) in rows.enumerated() {
+                if let first = index.updateValue(position, forKey: key(row)) {
+                    throw refuse("two rows of \(side) hold one key (current rows \(first) and \(position)): rows cannot be paired")
+                }
+            }
+            return index
+        }
+        let baseIndex = try index(base, "BASE"), localIndex = try index(local, "LOCAL"), remoteIndex = try index(remote, "REMOTE")
+        var outcome = Outcome()
+        for (position, row) in base.enumerated() {
+            let k = key(row)
+            let merged = resolve(k, row, localIndex[k].map { local[$0] }, remoteIndex[k].map { remote[$0] }, &outcome.conflicts)
+            if let merged {
+                if merged != row { outcome.updates.append((position, merged)) }
+            } else {
+                outcome.deletes.append(position)
+            }
+        }
+        // Rows new on LOCAL (with REMOTE's of their key), in LOCAL's order; then those new on REMOTE alone.
+        for row in local where baseIndex[key(row)] == nil {
+            let k = key(row)
+            if let merged = resolve(k, nil, row, remoteIndex[k].map { remote[$0] }, &outcome.conflicts) { outcome.inserts.append(merged) }
+        }
+        for row in remote where baseIndex[key(row)] == nil && localIndex[key(row)] == nil { outcome.inserts.append(row) }
+        return outcome
+    }
+
+    func key(_ row: Row) -> [Value?] { keys.map { $0 < row.count ? row[$0] : nil } }
+
+    var keyFields: [FieldDescriptor] { keys.map { table.fields[$0] } }
+
+    /// The merged row of a key (nil: none), BASE's, LOCAL's and REMOTE's rows given (nil: absent).
+    func resolve(_ key: [Value?], _ base: Row?, _ local: Row?, _ remote: Row?, _ conflicts: inout [ThreeWayMerge.Conflict]) -> Row? {
+        if local == base { return remote }
+        if remote == base || local == remote { return local }
+        guard let local, let remote else {
+            // One side deleted the row, the other updated it: the delete wins either way.
+            conflicts.append(ThreeWayMerge.Conflict(table: table.name, keyFields: keyFields, key: key, field: nil, base: nil, local: nil, remote: nil,
+                                                    rule: nil, outcome: "deleted"))
+            return nil
+        }
+        // Both updated it, or both inserted it: field by field, BASE NULL where it had no row.
+        var merged = remote
+        for column in table.fields.indices where column < local.count && column < remote.count {
+            let b = base.flatMap { column < $0.count ? $0[column] : nil }, l = local[column], r = remote[column]
+            if l == r || l == b { continue }  // (merged holds REMOTE's)
+            if r == b { merged[column] = l; continue }
+            let field = table.fields[column]
+            let rule = rules.rule(table: table.name, field: field.name)
+            let (value, fellBack) = rule.resolve(base: b, local: l, remote: r, field: field)
+            merged[column] = value
+            let outcome = fellBack ? "remote" : rule == .sum ? "sum" : value == l && rule != .remote ? "local" : "remote"
+            conflicts.append(ThreeWayMerge.Conflict(table: table.name, keyFields: keyFields, key: key, field: field, base: b, local: l, remote: r,
+                                                    rule: rule, outcome: outcome))
+        }
+        return merged
+    }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import BriefcaseJSON
+import BriefcaseKit
+import BriefcaseMerge
+import JSONCore
+
+extension MergeRule: ExpressibleByArgument {}
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge what LOCAL and REMOTE each changed since BASE, with the Datastore's rules.",
+        discussion: """
+        Rows are paired by primary key in each briefcase's current rows (stored rows with pending \
+        changes applied). A row only one side changed takes that side's; a row both changed \
+        follows the Dropbox Datastore's cases: a delete beats an update, two deletes delete, two \
+        inserts of one key are merged field by field. Field by field, a field one side changed \
+        takes that side's value; a field both changed to different values is resolved by its \
+        rule: remote (the default), local, max, min (the Datastore's order of values) or sum \
+        (REMOTE's value plus LOCAL's change, for numbers). Spec/merge.md gives every rule.
+
+        OUTPUT holds BASE's stored rows and pending changes that take them to the merged rows, so \
+        it can still go to the server as one delta; --as-stored stores the merged rows instead. \
+        BASE, LOCAL and REMOTE may be of any format; they must have the same tables with the same \
+        fields, each table a key.
+
+        Exit status: 0 merged, 1 merged but --strict and a rule resolved a conflict, 2 trouble.
+
+        Examples:
+          briefcase merge Base.daBriefcase Mine.daBriefcase Theirs.daBriefcase -o Merged.daBriefcase
+          briefcase merge Base.daBriefcase Mine.daBriefcase Theirs.daBriefcase -o Merged.daBriefcase \\
+            --rule Orders.Quantity=sum --default-rule local --report conflicts.jsonl
+        """
+    )
+
+    @Argument(help: "The common ancestor.")
+    var base: String
+
+    @Argument(help: "This side's briefcase.")
+    var local: String
+
+    @Argument(help: "The other side's briefcase.")
+    var remote: String
+
+    @Option(name: .shortAndLong, help: "Where to write the merged briefcase (- for standard output).")
+    var output: String
+
+    @Option(help: "Output format. Default: from the output's extension.")
+    var to: FileFormat?
+
+    @OptionGroup var inputOptions: InputOptions
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("The rule of one field: TABLE.FIELD=remote|local|max|min|sum (repeatable).", valueName: "rule"))
+    var rules: [String] = []
+
+    @Option(help: "The rule of every other field.")
+    var defaultRule: MergeRule = .remote
+
+    @Option(help: ArgumentHelp("Write one JSON line per conflict to FILE.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Exit 1 when a rule resolved a conflict (the output is written all the same).")
+    var strict = false
+
+    @Flag(help: "Store the merged rows instead of recording them as pending changes.")
+    var asStored = false
+
+    @Flag(help: "Replace OUTPUT (and the report) if it exists.")
+    var force = false
+
+    func validate() throws {
+        try inputOptions.check([base, local, remote])
+        if [base, local, remote].filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        if output == "-" && to == nil { throw ValidationError("writing standard output needs --to") }
+        _ = try parsedRules()
+    }
+
+    /// `--rule` and `--default-rule` as the library takes them.
+    func parsedRules() throws -> ThreeWayMerge.Rules {
+        var parsed = ThreeWayMerge.Rules(defaultRule: defaultRule)
+        for text in rules {
+            guard let equals = text.lastIndex(of: "="), let dot = text[..<equals].firstIndex(of: "."),
+                  let rule = MergeRule(rawValue: String(text[text.index(after: equals)...])), dot != text.startIndex,
+                  text.index(after: dot) != equals else {
+                throw ValidationError("--rule takes TABLE.FIELD=RULE, RULE one of \(MergeRule.allCases.map(\.rawValue).joined(separator: ", ")); not '\(text)'")
+            }
+            parsed.byField.append((ByteString(utf8: String(text[..<dot])), ByteString(utf8: String(text[text.index(after: dot) ..< equals])), rule))
+        }
+        return parsed
+    }
+
+    func run() throws {
+        do {
+            try merge()
+        } catch let error as BriefcaseError {
+            // Trouble is exit 2, whatever its kind (git's merge drivers read any other non-zero
+            // status as a conflict left to the user).
+            throw DiffInput.trouble(error)
+        }
+    }
+
+    private func merge() throws {
+        let outputFormat = try ConversionPaths.outputFormat(output, to: to, input: base, replacing: force)
+        if let report, !force && FileIO.exists(report) { throw UsageError("'\(report)' exists; use --force to replace it") }
+        let ours = try ReadDocument(local, options: inputOptions), theirs = try ReadDocument(remote, options: inputOptions)
+        let rules = try parsedRules()
+        var conflicts: [ThreeWayMerge.Conflict] = []
+        var codePage = CodePage.utf8
+        var conversion = Conversion(input: base, inputFormat: try inputOptions.format(of: base), output: output, outputFormat: outputFormat,
+                                    encoding: inputOptions.encoding.codePage, skipDamaged: false, jobs: inputOptions.jobs.count,
+                                    ignoreLimits: false, replacing: force, progress: nil)
+        conversion.transform = { [base, asStored] document, basePage in
+            for side in [ours, theirs] where side.codePage != basePage {
+                throw BriefcaseError(.invalidModel, "\(side.path) reads as \(side.codePage.name), \(base) as \(basePage.name): 8-bit text would not mean the same (give --encoding)")
+            }
+            let merged: ThreeWayMerge.Result
+            do throws(BriefcaseError) {
+                merged = try ThreeWayMerge.merge(base: document, local: ours.document, remote: theirs.document, rules: rules, asStored: asStored)
+            } catch {
+                throw error.inFile(base)  // (what cannot be merged is of the inputs, not of OUTPUT)
+            }
+            conflicts = merged.conflicts
+            codePage = basePage
+            return merged.document
+        }
+        try conversion.run()
+        if let report { try FileIO.writeAtomically(Array(Self.reportLines(conflicts, codePage: codePage).utf8), to: report, replacing: force) }
+        let resolvedByRule = conflicts.filter { $0.field != nil }.count
+        if !conflicts.isEmpty {
+            Console.note("\(output): \(conflicts.count) conflict(s) resolved (\(resolvedByRule) by a field's rule)" + (report.map { "; see \($0)" } ?? ""))
+        }
+        if strict && resolvedByRule > 0 { throw ExitCode(1) }
+    }
+
+    /// One JSON object per conflict: table, key (its fields and values), field, base, local,
+    /// remote, rule, outcome; values as the JSON document writes them.
+    static func reportLines(_ conflicts: [ThreeWayMerge.Conflict], codePage: CodePage) -> String {
+        func string(_ text: String) -> String {
+            var out: [UInt8] = []
+            JSONEmit.appendString(text, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        func name(_ bytes: ByteString) -> String { string(codePage.decodeForDisplay(bytes)) }
+        return conflicts.map { conflict in
+            func value(_ v: Value?) -> String { conflict.field.map { JSONDocumentValue.text(v, type: $0.type, codePage: codePage) } ?? "null" }
+            let key = "{" + zip(conflict.keyFields, conflict.key).map { "\(name($0.name)): \(JSONDocumentValue.text($1, type: $0.type, codePage: codePage))" }
+                .joined(separator: ", ") + "}"
+            let members = [("table", name(conflict.table)), ("key", key), ("field", conflict.field.map { name($0.name) } ?? "null"),
+                           ("base", value(conflict.base)), ("local", value(conflict.local)), ("remote", value(conflict.remote)),
+                           ("rule", conflict.rule.map { string($0.rawValue) } ?? "null"), ("outcome", string(conflict.outcome))]
+            return "{" + members.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}\n"
+        }.joined()
+    }
+}
