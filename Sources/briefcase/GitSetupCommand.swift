@@ -5,15 +5,18 @@ import Foundation
 struct GitSetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-setup",
-        abstract: "Make git show briefcases as text: git diff, git log -p and git blame by row.",
+        abstract: "Make git show briefcases by row (git diff, git log -p, git blame) and merge them (git merge).",
         discussion: """
         In the git repository of the current directory: adds to its .gitattributes (at the top of \
         the work tree) the lines that mark *.daBriefcase, *.daBriefcase.gz and *.bin2 files \
         diff=briefcase (a folder briefcase's table files are .daBriefcase files; its \
         Properties.plist is text already), and sets in the repository's own configuration \
         diff.briefcase.textconv to this program's textconv command and diff.briefcase.cachetextconv \
-        to true. Lines and settings already there are left as they are: running it again changes \
-        nothing. It says what it did. With --external, git diff also runs this program's row-level \
+        to true. It also marks *.daBriefcase and *.bin2 files merge=briefcase and sets \
+        merge.briefcase.driver to this program's merge (%O %A %B: git's ancestor, ours and theirs; \
+        theirs is REMOTE, so a field both branches changed takes theirs unless a rule says \
+        otherwise; Spec/merge.md). Lines and settings already there are left as they are: running \
+        it again changes nothing. It says what it did. With --external, git diff also runs this program's row-level \
         diff (git-diff) through diff.briefcase.command; git log -p and git blame keep the textconv \
         lines (git diff --no-ext-diff too).
 
@@ -33,14 +36,16 @@ struct GitSetupCommand: ParsableCommand {
         let present = Set(existing.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
         let missing = Self.attributeLines.filter { !present.contains($0) }
         if missing.isEmpty {
-            try StandardOutput.write(".gitattributes: already marks briefcases diff=briefcase\n")
+            try StandardOutput.write(".gitattributes: already marks briefcases diff=briefcase and merge=briefcase\n")
         } else {
             var text = existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n"
             text += missing.joined(separator: "\n") + "\n"
             try Self.append(text, to: attributes)
             try StandardOutput.write(".gitattributes: added \(missing.joined(separator: ", "))\n")
         }
-        var settings = [("diff.briefcase.textconv", Self.program + " textconv"), ("diff.briefcase.cachetextconv", "true")]
+        var settings = [("diff.briefcase.textconv", Self.program + " textconv"), ("diff.briefcase.cachetextconv", "true"),
+                        ("merge.briefcase.name", "briefcase three-way merge"),
+                        ("merge.briefcase.driver", Self.program + " merge %O %A %B -o %A --force")]
         if external { settings.append(("diff.briefcase.command", Self.program + " git-diff")) }
         for (key, value) in settings {
             let current = (try? Self.git(["config", "--local", "--get", key]))?.trimmingCharacters(in: .newlines)
@@ -53,7 +58,8 @@ struct GitSetupCommand: ParsableCommand {
         }
     }
 
-    static let attributeLines = ["*.daBriefcase diff=briefcase", "*.daBriefcase.gz diff=briefcase", "*.bin2 diff=briefcase"]
+    static let attributeLines = ["*.daBriefcase diff=briefcase", "*.daBriefcase.gz diff=briefcase", "*.bin2 diff=briefcase",
+                                 "*.daBriefcase merge=briefcase", "*.bin2 merge=briefcase"]
 
     /// This program as git should run it: its absolute path when it was run by one (quoted for the
     /// shell git runs textconv with), else its name, found on PATH.

@@ -45,7 +45,7 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the merged briefcase (- for standard output).")
     var output: String
 
-    @Option(help: "Output format. Default: from the output's extension.")
+    @Option(help: "Output format. Default: from the output's extension, else BASE's format.")
     var to: FileFormat?
 
     @OptionGroup var inputOptions: InputOptions
@@ -100,7 +100,9 @@ struct MergeCommand: ParsableCommand {
     }
 
     private func merge() throws {
-        let outputFormat = try ConversionPaths.outputFormat(output, to: to, input: base, replacing: force)
+        // An OUTPUT whose name says no format (git's merge driver writes to `.merge_file_…`) gets BASE's.
+        let format = try to ?? (FileFormat.fromExtension(output) == nil && output != "-" ? inputOptions.format(of: base) : nil)
+        let outputFormat = try ConversionPaths.outputFormat(output, to: format, input: base, replacing: force)
         if let report, !force && FileIO.exists(report) { throw UsageError("'\(report)' exists; use --force to replace it") }
         let ours = try ReadDocument(local, options: inputOptions), theirs = try ReadDocument(remote, options: inputOptions)
         let rules = try parsedRules()

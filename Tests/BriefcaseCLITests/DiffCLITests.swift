@@ -186,7 +186,8 @@ import BriefcaseTestSupport
         let again = try CLITests.run(["git-setup"], directory: dir)
         #expect(again.text.split(separator: "\n").allSatisfy { $0.contains("already") }, "\(again.text)")
         let attributes = try String(contentsOfFile: dir.appendingPathComponent(".gitattributes").path, encoding: .utf8)
-        #expect(attributes == "*.daBriefcase diff=briefcase\n*.daBriefcase.gz diff=briefcase\n*.bin2 diff=briefcase\n")
+        #expect(attributes == "*.daBriefcase diff=briefcase\n*.daBriefcase.gz diff=briefcase\n*.bin2 diff=briefcase\n"
+                + "*.daBriefcase merge=briefcase\n*.bin2 merge=briefcase\n")
         #expect(try Self.git(["git", "add", "."], in: dir).status == 0)
         #expect(try Self.git(["git", "commit", "-q", "-m", "orders"], in: dir).status == 0)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BriefcaseKit
 import BriefcaseTestSupport
 
 /// `briefcase fold` end to end (Spec/fold.md).
@@ -172,5 +173,61 @@ import BriefcaseTestSupport
         let refused = try CLITests.run(["merge", keyless, keyless, keyless, "-o", dir.appendingPathComponent("k.json").path])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("briefcase: \(keyless): table '") && refused.stderr.contains("': it has no key"),
                 "\(refused.stderr)")
+    }
+
+    /// `rows` of the first table of the single-file briefcase at `path`, changed by `edit` and
+    /// written back with the library.
+    static func edit(_ path: String, _ edit: (inout [Row]) -> Void) throws {
+        var warnings: [DecodingWarning] = []
+        var document = try BriefcaseDocument.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), as: .dabriefcase, warnings: &warnings)
+        let place = try #require(document.file.stream.elements.firstIndex { if case .table = $0 { true } else { false } })
+        guard case .table(var table) = document.file.stream.elements[place] else { return }
+        var rows = Array(table.rows)
+        edit(&rows)
+        table.rows = Rows(rows)
+        document.file.stream.elements[place] = .table(table)
+        try Data(try document.encode()).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Real git: after `git-setup`, two branches that edited one briefcase — one renamed Alice,
+    /// the other changed Bob's Amount, both changed Carol's — merge through the driver: both
+    /// edits are kept, Carol takes the merged-in branch's (REMOTE's) value, and git calls it merged.
+    @Test(.enabled(if: DiffCLITests.gitAvailable, "git is not installed"))
+    func gitMergesTwoBranches() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let git = { (arguments: [String]) throws -> CLITests.Result in try DiffCLITests.git(["git"] + arguments, in: dir) }
+        for arguments in [["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"]] {
+            #expect(try git(arguments).status == 0)
+        }
+        let briefcase = dir.appendingPathComponent("Orders.daBriefcase").path
+        #expect(try CLITests.run(["convert", try ApplyCLITests.storedOnly(in: dir), briefcase]).status == 0)
+        try FileManager.default.removeItem(atPath: dir.appendingPathComponent("orders.json").path)
+        try FileManager.default.removeItem(atPath: dir.appendingPathComponent("stored.json").path)
+        let setup = try CLITests.run(["git-setup"], directory: dir)
+        #expect(setup.text.contains("git config merge.briefcase.driver = "), "\(setup.text)")
+        #expect(try git(["add", "."]).status == 0 && git(["commit", "-q", "-m", "base"]).status == 0)
+        let main = try git(["rev-parse", "--abbrev-ref", "HEAD"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try git(["checkout", "-q", "-b", "phone"]).status == 0)
+        try Self.edit(briefcase) { rows in
+            rows[0][1] = .wide("Alice P")
+            rows[2][2] = .currency(Currency(scaled: 1_010_000))
+        }
+        #expect(try git(["commit", "-q", "-am", "phone"]).status == 0)
+        #expect(try git(["checkout", "-q", main]).status == 0)
+        try Self.edit(briefcase) { rows in
+            rows[1][2] = .currency(Currency(scaled: 90_000))
+            rows[2][2] = .currency(Currency(scaled: 1_020_000))
+        }
+        #expect(try git(["commit", "-q", "-am", "laptop"]).status == 0)
+        let merged = try git(["merge", "-q", "--no-edit", "phone"])
+        #expect(merged.status == 0, "\(merged.text)\(merged.stderr)")
+        #expect(try CLITests.run(["cat", briefcase, "--table", "Orders"]).text == """
+            {"ID": 1, "Customer": "Alice P", "Amount": "12.5", "Shipped": "2023-03-15T12:00:00.000"}
+            {"ID": 2, "Customer": "Bob", "Amount": "9", "Shipped": null}
+            {"ID": 3, "Customer": "Carol", "Amount": "101", "Shipped": "2023-03-16T00:00:00.000"}
+
+            """)
+        #expect(try git(["status", "--porcelain"]).text.isEmpty)
     }
 }
