@@ -61,7 +61,7 @@ let package = Package(
         ),
         .executableTarget(name: "briefcase-fixtures", dependencies: ["BriefcaseKit"], path: "Sources/FixtureMaker"),
         // Benchmarks: `swift run -c release briefcase-bench --size 10MB --runs 3 --markdown Benchmarks.md` writes Benchmarks.md.
-        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "BriefcaseDiff"], path: "Sources/BriefcaseBench"),
+        .executableTarget(name: "briefcase-bench", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseDatastore", "BriefcaseSQLite", "BriefcaseDiff", "BriefcaseMerge"], path: "Sources/BriefcaseBench"),
         .testTarget(name: "BriefcaseKitTests", dependencies: ["BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseJSONTests", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "BriefcaseTestSupport"]),
         // Runs the built `briefcase` executable as a subprocess.

@@ -1,19 +1,31 @@
 import BriefcaseDiff
 import BriefcaseKit
+import BriefcaseMerge
 import Foundation
 
 /// `diff`: two briefcases that differ in 1 % of their rows, compared as `briefcase diff` does.
 enum DiffBench {
-    /// Writes `input` with every 100th row of each table changed (its last field set to NULL, or
-    /// to the first field's value when NULL already) at `path`; returns how many rows changed.
-    static func writeEdited(_ input: String, to path: String) throws -> Int {
+    /// Writes `input` with every 100th row of each table from row `start` changed (its last field
+    /// set to NULL, or to the first field's value when NULL already) at `path`; returns how many
+    /// rows changed.
+    /// With `nonNull`, each row instead gets its last non-key field that holds a number, text, a
+    /// boolean or a date changed to another value of its kind (a merge records changes in
+    /// reduced deltas, which cannot set NULL).
+    static func writeEdited(_ input: String, to path: String, start: Int = 50, nonNull: Bool = false) throws -> Int {
         var warnings: [DecodingWarning] = []
         var document = try BriefcaseDocument.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: input))), as: .dabriefcase, warnings: &warnings)
         var changed = 0
         for place in document.file.stream.elements.indices {
             guard case .table(var table) = document.file.stream.elements[place], table.fields.count > 1 else { continue }
             var rows = Array(table.rows)
-            for i in stride(from: 50, to: rows.count, by: 100) {
+            let keys = Set(table.primaryKeyColumns)
+            for i in stride(from: start, to: rows.count, by: 100) {
+                if nonNull {
+                    guard let column = rows[i].indices.reversed().first(where: { !keys.contains($0) && bumped(rows[i][$0], table.fields[$0]) != nil }) else { continue }
+                    rows[i][column] = bumped(rows[i][column], table.fields[column])
+                    changed += 1
+                    continue
+                }
                 let last = rows[i].count - 1
                 let replacement: Value? = rows[i][last] == nil ? rows[i][0] : nil
                 guard replacement == nil || replacement!.fits(table.fields[last].type.storage!) else { continue }
@@ -24,6 +36,21 @@ enum DiffBench {
             document.file.stream.elements[place] = .table(table)
         }
         try Data(try document.encode()).write(to: URL(fileURLWithPath: path))
+        return changed
+    }
+
+    /// `value` changed to another of its kind that `field` holds; nil for NULL and other kinds.
+    static func bumped(_ value: Value?, _ field: FieldDescriptor) -> Value? {
+        let changed: Value?
+        switch value {
+        case .integer(let x)?: changed = .integer(x == 0 ? 1 : x - 1)
+        case .float(let x)? where x.isFinite: changed = .float(x + 1)
+        case .currency(let x)?: changed = .currency(Currency(scaled: x.scaled == 0 ? 1 : x.scaled - 1))
+        case .boolean(let x)?: changed = .boolean(x == 0 ? 1 : 0)
+        case .ansiString(let x)? where x.bytes.last.map({ $0 < 0x80 }) ?? false: changed = .ansiString(ByteString(x.bytes.dropLast() + [x.bytes.last! == 0x41 ? 0x42 : 0x41]))
+        default: changed = nil
+        }
+        guard let changed, let storage = field.type.storage, changed.fits(storage) else { return nil }
         return changed
     }
 
@@ -38,3 +65,20 @@ enum DiffBench {
         return differences
     }
 }
+
+/// `merge`: BASE and two copies that each changed 1 % of its rows (other rows each), merged as
+/// `briefcase merge` does: the three read whole, `ThreeWayMerge`, the result written.
+enum MergeBench {
+    /// The merged briefcase of `base`, `local` and `remote`, written at `output`; its conflicts.
+    static func merge(_ base: String, _ local: String, _ remote: String, to output: String, jobs: Int) throws -> Int {
+        func read(_ path: String) throws -> BriefcaseDocument {
+            var collector = BriefcaseCollector()
+            _ = try BriefcaseElements.open(path, as: .dabriefcase).read(into: &collector, encoding: nil, skipDamaged: false, jobs: jobs)
+            return collector.document!
+        }
+        let merged = try ThreeWayMerge.merge(base: try read(base), local: try read(local), remote: try read(remote))
+        try Data(try merged.document.encode()).write(to: URL(fileURLWithPath: output))
+        return merged.conflicts.count
+    }
+}
+

@@ -71,6 +71,9 @@ enum Operation: String, CaseIterable {
     /// Two briefcases that differ in 1 % of their rows (the second written first, not timed)
     /// compared as `briefcase diff` does: table by table (`DiffBench.diff`).
     case diff
+    /// BASE and two copies that each changed 1 % of its rows, other rows each (written first,
+    /// not timed), merged as `briefcase merge` does (`MergeBench.merge`), the result written.
+    case merge
     /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
     /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
     case jq
@@ -93,6 +96,7 @@ enum Operation: String, CaseIterable {
         case .toSQLite: return "dabriefcase → sqlite"
         case .fromSQLite: return "sqlite → dabriefcase"
         case .diff: return "diff, 1 % of rows changed"
+        case .merge: return "merge, 1 % of rows changed on each side"
         case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
@@ -305,6 +309,23 @@ enum Measure {
                 note = "\(differences.count) rows changed, each found"
             }
             System.remove(other)
+
+        case .merge:
+            let local = output + "-local.daBriefcase", remote = output + "-remote.daBriefcase", merged = output + "-merged.daBriefcase"
+            var edited = 0
+            for (path, start) in [(local, 25), (remote, 75)] {
+                let made = System.run([System.executablePath, "make-edited", "--input", input, "--output", path, "--start", String(start), "--non-null"])
+                guard made.status == 0, let count = Int(made.output.filter { !$0.isWhitespace }) else { System.fail("merge: make-edited failed") }
+                edited += count
+            }
+            cpuStart = System.cpuTime(); start = System.now()
+            let conflicts = try MergeBench.merge(input, local, remote, to: merged, jobs: jobs)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard conflicts == 0 else { System.fail("merge: \(conflicts) conflicts where the sides changed other rows") }
+                note = "\(edited) rows changed, no conflict"
+            }
+            for path in [local, remote, merged] { System.remove(path) }
 
         case .toFolderLazy:
             let path = output + ".briefcase"

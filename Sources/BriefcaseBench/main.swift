@@ -124,9 +124,10 @@ case "make-json":
 case "make-edited":
     // The second briefcase the diff measurement compares (in a process of its own, so that the
     // memory of writing it is not the diff's); prints how many rows it changed.
-    let arguments = Arguments(argv.dropFirst(2), flags: [])
+    let arguments = Arguments(argv.dropFirst(2), flags: ["non-null"])
     do {
-        print(try DiffBench.writeEdited(arguments.required("input"), to: arguments.required("output")))
+        print(try DiffBench.writeEdited(arguments.required("input"), to: arguments.required("output"), start: arguments.int("start") ?? 50,
+                                        nonNull: arguments.flags.contains("non-null")))
     } catch {
         System.fail("make-edited: \(error)")
     }
