@@ -5,7 +5,8 @@
 // decodes, it is folded with each resolution, which must not trap; the result holds no delta,
 // encodes, and folds again to itself with no conflict. Its changes are also applied
 // (`BriefcaseApply`) to the folded briefcase and to itself: a result or a clean error, no trap.
-// Merged three ways (`ThreeWayMerge`) with itself and its fold: no trap; with itself, no conflict.
+// Merged three ways (`ThreeWayMerge`) with itself and its fold: no trap; with itself, no conflict;
+// rows kept as bytes merge as rows made into values do.
 //
 // Scripts/fuzz.sh fold SECONDS
 
@@ -33,6 +34,27 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for rule in MergeRule.allCases {
         _ = try? ThreeWayMerge.merge(base: document, local: BriefcaseFold.fold(document, onConflict: .omit).document, remote: document,
                                      rules: .init(defaultRule: rule))
+    }
+    // Rows as bytes (only the rows that can differ made into values) merge as rows as values do.
+    var refolded: [DecodingWarning] = []
+    if let encoded = try? BriefcaseFold.fold(document, onConflict: .omit).document.encode(),
+       let folded = try? BriefcaseDocument.decode(encoded, as: document.container, warnings: &refolded) {
+        func values(_ document: BriefcaseDocument) -> BriefcaseDocument {
+            var document = document
+            for i in document.file.stream.elements.indices {
+                if case .table(var table) = document.file.stream.elements[i] {
+                    table.rows = Rows(table.rows.array)
+                    document.file.stream.elements[i] = .table(table)
+                }
+            }
+            return document
+        }
+        let bytes = try? ThreeWayMerge.merge(base: document, local: document, remote: folded)
+        let made = try? ThreeWayMerge.merge(base: values(document), local: values(document), remote: values(folded))
+        guard (bytes == nil) == (made == nil), bytes?.document.file.stream.deltas == made?.document.file.stream.deltas,
+              bytes?.conflicts == made?.conflicts else {
+            fuzzFailure("a merge of rows as bytes differs from the merge of rows as values")
+        }
     }
     return 0
 }

@@ -67,7 +67,8 @@ enum DiffBench {
 }
 
 /// `merge`: BASE and two copies that each changed 1 % of its rows (other rows each), merged as
-/// `briefcase merge` does: the three read whole, `ThreeWayMerge`, the result written.
+/// `briefcase merge` does: the three read whole (rows kept as bytes), `ThreeWayMerge`, the result
+/// written by the stream writer.
 enum MergeBench {
     /// The merged briefcase of `base`, `local` and `remote`, written at `output`; its conflicts.
     static func merge(_ base: String, _ local: String, _ remote: String, to output: String, jobs: Int) throws -> Int {
@@ -77,7 +78,10 @@ enum MergeBench {
             return collector.document!
         }
         let merged = try ThreeWayMerge.merge(base: try read(base), local: try read(local), remote: try read(remote))
-        try Data(try merged.document.encode()).write(to: URL(fileURLWithPath: output))
+        // Written as `briefcase merge` writes it: the stream writer, stored rows copied as bytes.
+        var sink = BinarySink(output: FileSink(path: output), container: .dabriefcase)
+        try merged.document.read(into: &sink, codePage: .utf8)
+        sink.output.close()
         return merged.conflicts.count
     }
 }

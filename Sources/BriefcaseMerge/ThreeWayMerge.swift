@@ -76,17 +76,21 @@ public enum ThreeWayMerge {
             if let mate, case .delta(let found) = elements[mate] { own = found }
             let name = String(decoding: table.name.bytes, as: UTF8.self)
             func refuse(_ message: String) -> BriefcaseError { BriefcaseError(.invalidModel, "table '\(name)': \(message)") }
-            guard let ours = localTables.current(table.name, k), let theirs = remoteTables.current(table.name, k) else {
+            guard let ours = localTables.table(table.name, k), let theirs = remoteTables.table(table.name, k) else {
                 throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)")
             }
-            guard ours.fields == table.fields, theirs.fields == table.fields else {
+            guard ours.table.fields == table.fields, theirs.table.fields == table.fields else {
                 throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
             }
             let keys = table.primaryKeyColumns
             guard !keys.isEmpty else { throw refuse("it has no key (InPrimaryKey): rows cannot be paired") }
-            var tracker = ChangeTracker(table: table, delta: own)
+            // The rows that can differ — by their bytes, or touched by a pending change — when
+            // the rows are bytes and the deltas find rows by the key; else every row.
+            let changing = ChangingRows(base: (table, own), local: ours, remote: theirs, keys: keys)
+            var tracker = ChangeTracker(table: changing?.base ?? table, delta: own)
             let merged = try TableMerge(table: table, keys: keys, rules: rules)
-                .merge(base: tracker.rows, local: ours.rows, remote: theirs.rows, refuse: refuse)
+                .merge(base: tracker.rows, local: changing?.local ?? currentRows(ours.table, ours.delta),
+                       remote: changing?.remote ?? currentRows(theirs.table, theirs.delta), refuse: refuse)
             conflicts += merged.conflicts
             do {
                 try tracker.record(updates: merged.updates, deletes: merged.deletes, inserts: merged.inserts)
@@ -94,7 +98,7 @@ public enum ThreeWayMerge {
                 throw refuse(error.message)
             }
             if asStored {
-                table.rows = Rows(tracker.rows)
+                table.rows = Rows(changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta))
                 elements[place] = .table(table)
                 if let mate { dropped.insert(mate) }
             } else if let delta = tracker.pendingDelta {
@@ -110,25 +114,30 @@ public enum ThreeWayMerge {
     }
 }
 
-/// A briefcase's tables by name, each with its current rows (the k-th table of a name).
+/// A briefcase's tables by name, each with its delta (the k-th table of a name).
 struct TablesByName {
-    private var tables: [[UInt8]: [(fields: [FieldDescriptor], rows: [Row])]] = [:]
+    private var tables: [[UInt8]: [(table: Table, delta: Delta?)]] = [:]
 
     init(_ document: BriefcaseDocument) {
         let elements = document.file.stream.elements
         let pairing = ElementPairing(elements)
         for (i, element) in elements.enumerated() {
             guard case .table(let table) = element else { continue }
-            var rows = table.rows.array
-            if let mate = pairing.partner[i], case .delta(let delta) = elements[mate] { rows = table.applying(delta).rows }
-            tables[nameKey(table.name), default: []].append((table.fields, rows))
+            var delta: Delta?
+            if let mate = pairing.partner[i], case .delta(let found) = elements[mate] { delta = found }
+            tables[nameKey(table.name), default: []].append((table, delta))
         }
     }
 
-    func current(_ name: ByteString, _ k: Int) -> (fields: [FieldDescriptor], rows: [Row])? {
+    func table(_ name: ByteString, _ k: Int) -> (table: Table, delta: Delta?)? {
         guard let found = tables[nameKey(name)], k < found.count else { return nil }
         return found[k]
     }
+}
+
+/// A table's current rows: its stored rows with its pending changes replayed.
+func currentRows(_ table: Table, _ delta: Delta?) -> [Row] {
+    delta.map { table.applying($0).rows } ?? table.rows.array
 }
 
 /// One table's rows merged (Spec/merge.md §2): what to record over BASE's current rows.

@@ -56,6 +56,18 @@ struct ReadingPlanTests {
         #expect(plan.prepares == (c.mode == .elementsAhead(workers: c.jobs)))
     }
 
+    /// A sink that keeps every element (a document collected whole) gets each read into memory of
+    /// its own; the others reuse the memory of the element before.
+    @Test func aSinkThatKeepsElementsGetsFreshMemory() {
+        func plan(_ needs: SinkNeeds) -> ReadingPlan {
+            ReadingPlan.make(jobs: 1, elementCount: 30, largestElement: 10, aheadBudget: Self.budget, needs: needs,
+                             preparationNeedsRows: nil, headsSuffice: true)
+        }
+        #expect(plan(BriefcaseCollector().needs).freshMemory)
+        #expect(plan(BriefcaseCollector().needs) == ReadingPlan(mode: .inline, mapped: false, dropsRows: false, freshMemory: true))
+        #expect(!plan(SinkNeeds()).freshMemory)
+    }
+
     /// `validate`'s reading: elements ahead on the jobs, never mapped, rows kept.
     @Test func validateReadsAheadOnItsJobs() {
         #expect(ReadingPlan.plain(jobs: 1, elementCount: 9) == ReadingPlan(mode: .inline, mapped: false, dropsRows: false))

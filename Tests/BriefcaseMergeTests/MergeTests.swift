@@ -28,6 +28,25 @@ struct MergeTests {
         return stream.deltas.first.map { table.applying($0).rows } ?? table.rows.array
     }
 
+    /// `document` encoded and decoded again: its rows kept as bytes, as read from a file.
+    static func stored(_ document: BriefcaseDocument) throws -> BriefcaseDocument {
+        var warnings: [DecodingWarning] = []
+        return try BriefcaseDocument.decode(try document.encode(), as: .dabriefcase, warnings: &warnings)
+    }
+
+    /// The merge of rows kept as bytes (only the rows that can differ made into values) gives
+    /// the merge of rows as values: the same pending changes, current rows and conflicts.
+    static func expectTheSameFromBytes(_ base: BriefcaseDocument, _ local: BriefcaseDocument, _ remote: BriefcaseDocument,
+                                       rules: ThreeWayMerge.Rules = .init(), sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let values = try ThreeWayMerge.merge(base: base, local: local, remote: remote, rules: rules)
+        let bytes = try ThreeWayMerge.merge(base: try stored(base), local: try stored(local), remote: try stored(remote), rules: rules)
+        #expect(bytes.document.file.stream.deltas == values.document.file.stream.deltas, sourceLocation: sourceLocation)
+        #expect(try current(bytes) == current(values), sourceLocation: sourceLocation)
+        #expect(bytes.conflicts == values.conflicts, sourceLocation: sourceLocation)
+        let storedBytes = try ThreeWayMerge.merge(base: try stored(base), local: try stored(local), remote: try stored(remote), rules: rules, asStored: true)
+        #expect(storedBytes.document.file.stream.tables.first?.rows.array == (try current(values)), sourceLocation: sourceLocation)
+    }
+
     /// LOCAL renames 1, deletes 2, updates 3, inserts 5; REMOTE changes 1's Qty, updates 2,
     /// deletes 3, deletes 4 as LOCAL does not, inserts 6: each one-sided change passes, a delete
     /// beats an update either way, and BASE's stored rows stay.
@@ -39,6 +58,7 @@ struct MergeTests {
         #expect(result.document.file.stream.tables.first?.rows.array == Self.base.file.stream.tables.first?.rows.array)
         #expect(result.conflicts.map { "\($0.key) \($0.outcome)" } == ["[Optional(BriefcaseKit.Value.integer(2))] deleted",
                                                                        "[Optional(BriefcaseKit.Value.integer(3))] deleted"])
+        try Self.expectTheSameFromBytes(Self.base, local, remote)
         let stored = try ThreeWayMerge.merge(base: Self.base, local: local, remote: remote, asStored: true)
         #expect(stored.document.file.stream.deltas.isEmpty)
         #expect(stored.document.file.stream.tables.first?.rows.array == (try Self.current(result)))
@@ -60,6 +80,7 @@ struct MergeTests {
         #expect(try qty(.local) == [2, 7, 3])
         #expect(try qty(.max) == [2, 7, 4])
         #expect(try qty(.min) == [-3, 5, 3])
+        for rule in MergeRule.allCases { try Self.expectTheSameFromBytes(base, local, remote, rules: .init(defaultRule: rule)) }
         let result = try ThreeWayMerge.merge(base: base, local: local, remote: remote,
                                              rules: .init(byField: [(table: "orders", field: "QTY", rule: .local)]))
         #expect(result.conflicts.map { "\($0.field.map { String(decoding: $0.name.bytes, as: UTF8.self) } ?? "-") \($0.rule!) \($0.outcome)" }
@@ -84,6 +105,7 @@ struct MergeTests {
         let y = Self.document([Self.row(2, "Zwei", 2), Self.row(3, "Three", 31), Self.row(4, "Four", 4)])
         #expect(try Self.current(try ThreeWayMerge.merge(base: Self.base, local: x, remote: Self.base)) == x.file.stream.tables[0].rows.array)
         #expect(try Self.current(try ThreeWayMerge.merge(base: Self.base, local: Self.base, remote: y)) == y.file.stream.tables[0].rows.array)
+        try Self.expectTheSameFromBytes(Self.base, x, y)
         for (rule, swapped) in [(MergeRule.remote, MergeRule.local), (.max, .max), (.sum, .sum)] {
             let one = try Self.current(try ThreeWayMerge.merge(base: Self.base, local: x, remote: y, rules: .init(defaultRule: rule)))
             let other = try Self.current(try ThreeWayMerge.merge(base: Self.base, local: y, remote: x, rules: .init(defaultRule: swapped)))
@@ -102,5 +124,28 @@ struct MergeTests {
             let error = try #require(throws: BriefcaseError.self) { try ThreeWayMerge.merge(base: base, local: local, remote: base) }
             #expect(error.kind == .invalidModel && error.message.hasPrefix(expected), "\(error.message)")
         }
+    }
+
+    /// Pending changes on every side, over rows kept as bytes: BASE's own change (1 renamed)
+    /// stays first, LOCAL's and REMOTE's pending changes count as their changes, and rows no one
+    /// touched are not made into values — the result is the one of rows as values.
+    @Test func pendingChangesOverStoredRows() throws {
+        func with(_ document: BriefcaseDocument, _ changes: [DeltaChange]) -> BriefcaseDocument {
+            let logged = [LoggedField(name: "ID", type: .integer), LoggedField(name: "Name", type: .wideString), LoggedField(name: "Qty", type: .integer)]
+            var document = document
+            document.file.stream.elements.insert(.delta(Delta(name: "Orders", loggedFields: logged, keyFields: ["ID"], reducedDeltaFlag: 0,
+                                                              changes: changes)), at: 0)
+            return document
+        }
+        let rename = DeltaChange(type: .update, recordID: 1100, oldValues: [.integer(1), .wide("One"), .integer(1)],
+                                 newValues: [.integer(1), .wide("Uno"), .integer(1)])
+        let base = with(Self.base, [rename])
+        let local = with(Self.document([Self.row(1, "One", 1), Self.row(2, "Two", 20), Self.row(3, "Three", 3), Self.row(4, "Four", 4)]),
+                         [rename, DeltaChange(type: .delete, recordID: 1101, oldValues: [.integer(4), .wide("Four"), .integer(4)], newValues: [nil, nil, nil])])
+        let remote = with(Self.base, [rename, DeltaChange(type: .insert, recordID: 1101, oldValues: [nil, nil, nil], newValues: [.integer(9), .wide("Nine"), .integer(9)])])
+        let result = try ThreeWayMerge.merge(base: try Self.stored(base), local: try Self.stored(local), remote: try Self.stored(remote))
+        #expect(try Self.current(result) == [Self.row(1, "Uno", 1), Self.row(2, "Two", 20), Self.row(3, "Three", 3), Self.row(9, "Nine", 9)])
+        #expect(result.document.file.stream.deltas.first?.changes.first == rename)
+        try Self.expectTheSameFromBytes(base, local, remote)
     }
 }

@@ -80,6 +80,8 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
     /// Whether elements are decoded from the file mapped (`mapped` below), and the element taken
     /// last, whose pages go at the next `next()`.
     private let mapped: Bool
+    /// Inline reads go to fresh memory (`ReadingPlan.freshMemory`).
+    private let freshMemory: Bool
     private var lastTaken: Int?
 
     /// With `prepare`, each worker also does the sink's work on what it read
@@ -106,6 +108,7 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
                                    keepsBytes: Reading.productSharesBytes && !plan.dropsRows) : nil
         dropsRows = ahead != nil && Reading.productSharesBytes && plan.dropsRows
         mapped = plan.mapped
+        freshMemory = plan.freshMemory
     }
 
     /// The next element and its position; nil after the last. Taking one lets the one taken
@@ -131,8 +134,9 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
         }
         var warnings: [DecodingWarning] = []
         do throws(BriefcaseError) {
-            let element = mapped && reader.elements[position].readsWellMapped
-                ? try reader.elements[position].readMapped(reading.forElement(position), warnings: &warnings)
+            let stored = reader.elements[position]
+            let element = mapped && stored.readsWellMapped ? try stored.readMapped(reading.forElement(position), warnings: &warnings)
+                : freshMemory ? try stored.read(reading.forElement(position), warnings: &warnings)
                 : try reader.read(position, reading.forElement(position), warnings: &warnings)
             return (position, DecodedElement(outcome: .success(element), warnings: warnings))
         } catch {

@@ -198,7 +198,7 @@ extension Table {
     /// Positions (in the delta's logged fields) of the key: the delta's key fields, else the
     /// schema's `InPrimaryKey` fields; nil when the table has no key. (`ChangeTracker` logs
     /// changes by the same key.)
-    func keyPositions(_ delta: Delta) -> [Int]? {
+    package func keyPositions(_ delta: Delta) -> [Int]? {
         var keyNames: [ByteString] = delta.keyFields
         if keyNames.isEmpty { keyNames = primaryKeyColumns.map { fields[$0].name } }
         var loggedByName: [[UInt8]: Int] = [:]

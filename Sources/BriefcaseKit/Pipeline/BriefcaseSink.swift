@@ -47,15 +47,19 @@ public struct SinkNeeds: Sendable, Equatable {
     /// one anyway): `elementCheckingUTF8` returns the answer, which spares a source that detects
     /// the code page a second walk over the element.
     public var checksUTF8: Bool
+    /// Every element is kept (a document collected whole, `BriefcaseCollector`): a source reads
+    /// each into memory of its own, not into the memory of the element before.
+    public var keepsElements: Bool
 
     /// Needs of these kinds; none by default (elements whole, in stream order).
     public init(headsFirst: Bool = false, headsOnly: Bool = false, rowsFromTheirBytes: Bool = false, jobsWithinElements: Bool = false,
-                checksUTF8: Bool = false) {
+                checksUTF8: Bool = false, keepsElements: Bool = false) {
         self.headsFirst = headsFirst
         self.headsOnly = headsOnly
         self.rowsFromTheirBytes = rowsFromTheirBytes
         self.jobsWithinElements = jobsWithinElements
         self.checksUTF8 = checksUTF8
+        self.keepsElements = keepsElements
     }
 }
 
@@ -183,6 +187,9 @@ public struct BriefcaseCollector: BriefcaseSink {
 
     /// An empty collector.
     public init() {}
+
+    /// It keeps every element.
+    public var needs: SinkNeeds { SinkNeeds(keepsElements: true) }
 
     /// The document once finished (nil before).
     public private(set) var document: BriefcaseDocument?

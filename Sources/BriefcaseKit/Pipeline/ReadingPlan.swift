@@ -25,6 +25,11 @@ package struct ReadingPlan: Equatable, Sendable {
     /// The workers let an element's rows go once they have prepared it: the sink's preparation
     /// needs no rows and the caller reads heads only (`ElementPreparation.needsRows`).
     package var dropsRows: Bool
+    /// Inline, each element is read into fresh memory of its own size rather than into the
+    /// memory of the one before: the sink keeps every element (`SinkNeeds.keepsElements`), so that
+    /// memory is never free again, and reusing it would copy the element before into memory the
+    /// size of the largest, for every element.
+    package var freshMemory = false
 
     /// Whether the workers do the sink's work on each element.
     package var prepares: Bool {
@@ -44,7 +49,7 @@ package struct ReadingPlan: Equatable, Sendable {
         // Workers decoding ahead only pay when there is more than one element to share among them.
         let mode: Mode = within ? .rowsWithin(jobs: jobs) : jobs > 1 && elementCount > 1 ? .elementsAhead(workers: jobs) : .inline
         let mapped = within || (jobs == 1 && needs.rowsFromTheirBytes)
-        var plan = ReadingPlan(mode: mode, mapped: mapped, dropsRows: false)
+        var plan = ReadingPlan(mode: mode, mapped: mapped, dropsRows: false, freshMemory: needs.keepsElements)
         plan.dropsRows = plan.prepares && headsSuffice && preparationNeedsRows == false
         return plan
     }
