@@ -77,7 +77,7 @@ enum MergeBench {
             _ = try BriefcaseElements.open(path, as: .dabriefcase).read(into: &collector, encoding: nil, skipDamaged: false, jobs: jobs)
             return collector.document!
         }
-        let merged = try ThreeWayMerge.merge(base: try read(base), local: try read(local), remote: try read(remote))
+        let merged = try ThreeWayMerge.merge(base: try read(base), local: try read(local), remote: try read(remote), jobs: jobs)
         // Written as `briefcase merge` writes it: the stream writer, stored rows copied as bytes.
         var sink = BinarySink(output: FileSink(path: output), container: .dabriefcase)
         try merged.document.read(into: &sink, codePage: .utf8)

@@ -46,8 +46,9 @@ struct ChangingRows {
     }
 
     /// For each side, the places of its stored rows whose keys can differ, in order; nil when two
-    /// rows of a side hold one key. One hash of each row's key: BASE's rows are indexed, each
-    /// side's looked up there (a BASE row no row of a side found is one the side lacks).
+    /// rows of a side hold one key. BASE's rows are indexed by key; a side's row with BASE's bytes
+    /// at BASE's place pairs with it unhashed, any other is looked up (a BASE row no row of a side
+    /// found is one the side lacks).
     private static func changing<Key: Hashable>(_ sides: [(table: Table, delta: Delta?)], _ views: [StoredRowsView], keys: [Int],
                                                 rowKey: (StoredColumnsReader, Int) -> Key,
                                                 valuesKey: ([Value?]) -> Key) -> [[Int]]? {
@@ -69,6 +70,12 @@ struct ChangingRows {
             var pair = [Int](repeating: -1, count: views[0].count)
             var new: [Key: Int] = [:]
             for j in 0 ..< views[side].count {
+                // A row with BASE's bytes at BASE's place holds BASE's key there: no hash needed.
+                if j < pair.count && views[0].sameBytes(j, as: views[side], j) {
+                    guard pair[j] < 0 else { return nil }
+                    pair[j] = j
+                    continue
+                }
                 let key = rowKey(readers[side], j)
                 guard let i = baseIndex[key] else {
                     guard new.updateValue(j, forKey: key) == nil else { return nil }

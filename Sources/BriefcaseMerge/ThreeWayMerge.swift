@@ -59,50 +59,54 @@ public enum ThreeWayMerge {
     /// side takes that side's; one changed on both follows the Datastore's row cases and then,
     /// field by field, `rules`. Errors: a table of BASE that a side lacks, or whose fields differ,
     /// a table without a key, a key two rows hold, a value the merged row cannot take.
+    ///
+    /// `jobs` above 1 merges tables on that many threads (the result is the same as with one).
     public static func merge(base: BriefcaseDocument, local: BriefcaseDocument, remote: BriefcaseDocument,
-                             rules: Rules = Rules(), asStored: Bool = false) throws(BriefcaseError) -> Result {
+                             rules: Rules = Rules(), asStored: Bool = false, jobs: Int = 1) throws(BriefcaseError) -> Result {
         let localTables = TablesByName(local), remoteTables = TablesByName(remote)
         var elements = base.file.stream.elements
         let pairing = ElementPairing(elements)
-        var conflicts: [Conflict] = []
-        var newDeltas: [(before: Int, delta: Delta)] = [], dropped: Set<Int> = []
+        // Each of BASE's tables with its delta and the sides' tables of its name.
+        var work: [TableWork] = []
         var seen: [[UInt8]: Int] = [:]
         for (place, element) in elements.enumerated() {
-            guard case .table(var table) = element else { continue }
+            guard case .table(let table) = element else { continue }
             let k = seen[nameKey(table.name), default: 0]
             seen[nameKey(table.name)] = k + 1
             let mate = pairing.partner[place]
             var own: Delta?
             if let mate, case .delta(let found) = elements[mate] { own = found }
-            let name = String(decoding: table.name.bytes, as: UTF8.self)
-            func refuse(_ message: String) -> BriefcaseError { BriefcaseError(.invalidModel, "table '\(name)': \(message)") }
-            guard let ours = localTables.table(table.name, k), let theirs = remoteTables.table(table.name, k) else {
-                throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)")
+            work.append(TableWork(place: place, mate: mate, table: table, own: own,
+                                  local: localTables.table(table.name, k), remote: remoteTables.table(table.name, k)))
+        }
+        let tables = work
+        let outcomes: [TableWork.Outcome]
+        if jobs > 1 && work.count > 1 {
+            // Tables on `jobs` threads, taken in order: the same result, the same first error.
+            let merging = WorkDoneAhead<Swift.Result<TableWork.Outcome, BriefcaseError>>(
+                sizes: work.map { $0.table.rows.count }, jobs: jobs, name: "briefcase merge", outputsAreSmall: true) {
+                { n in Swift.Result { () throws(BriefcaseError) in try tables[n].merge(rules: rules, asStored: asStored) } }
             }
-            guard ours.table.fields == table.fields, theirs.table.fields == table.fields else {
-                throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
-            }
-            let keys = table.primaryKeyColumns
-            guard !keys.isEmpty else { throw refuse("it has no key (InPrimaryKey): rows cannot be paired") }
-            // The rows that can differ — by their bytes, or touched by a pending change — when
-            // the rows are bytes and the deltas find rows by the key; else every row.
-            let changing = ChangingRows(base: (table, own), local: ours, remote: theirs, keys: keys)
-            var tracker = ChangeTracker(table: changing?.base ?? table, delta: own)
-            let merged = try TableMerge(table: table, keys: keys, rules: rules)
-                .merge(base: tracker.rows, local: changing?.local ?? currentRows(ours.table, ours.delta),
-                       remote: changing?.remote ?? currentRows(theirs.table, theirs.delta), refuse: refuse)
-            conflicts += merged.conflicts
-            do {
-                try tracker.record(updates: merged.updates, deletes: merged.deletes, inserts: merged.inserts)
-            } catch {
-                throw refuse(error.message)
-            }
-            if asStored {
-                table.rows = Rows(changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta))
-                elements[place] = .table(table)
-                if let mate { dropped.insert(mate) }
-            } else if let delta = tracker.pendingDelta {
-                if let mate { elements[mate] = .delta(delta) } else { newDeltas.append((place, delta)) }
+            defer { merging.stop() }
+            var taken: [TableWork.Outcome] = []
+            for n in work.indices { taken.append(try merging.take(n).get()) }
+            outcomes = taken
+        } else {
+            var taken: [TableWork.Outcome] = []
+            for item in work { taken.append(try item.merge(rules: rules, asStored: asStored)) }
+            outcomes = taken
+        }
+        var conflicts: [Conflict] = []
+        var newDeltas: [(before: Int, delta: Delta)] = [], dropped: Set<Int> = []
+        for (item, outcome) in zip(work, outcomes) {
+            conflicts += outcome.conflicts
+            if let rows = outcome.storedRows {
+                var table = item.table
+                table.rows = Rows(rows)
+                elements[item.place] = .table(table)
+                if let mate = item.mate { dropped.insert(mate) }
+            } else if let delta = outcome.delta {
+                if let mate = item.mate { elements[mate] = .delta(delta) } else { newDeltas.append((item.place, delta)) }
             }
         }
         for (place, delta) in newDeltas.sorted(by: { $0.before > $1.before }) { elements.insert(.delta(delta), at: place) }
@@ -111,6 +115,54 @@ public enum ThreeWayMerge {
         var result = base
         result.file.stream.elements = elements
         return Result(document: result, conflicts: conflicts)
+    }
+}
+
+/// One of BASE's tables to merge: where it is, its delta, the sides' tables of its name.
+struct TableWork: Sendable {
+    let place: Int
+    let mate: Int?
+    let table: Table
+    let own: Delta?
+    /// The sides' tables of its name (nil: the side has none).
+    let local: (table: Table, delta: Delta?)?
+    let remote: (table: Table, delta: Delta?)?
+
+    /// What merging it gave: its conflicts, and its pending delta (or, `asStored`, its rows).
+    struct Outcome: Sendable {
+        var conflicts: [ThreeWayMerge.Conflict]
+        var delta: Delta?
+        var storedRows: [Row]?
+    }
+
+    static func refusal(_ table: Table, _ message: String) -> BriefcaseError {
+        BriefcaseError(.invalidModel, "table '\(String(decoding: table.name.bytes, as: UTF8.self))': \(message)")
+    }
+
+    func merge(rules: ThreeWayMerge.Rules, asStored: Bool) throws(BriefcaseError) -> Outcome {
+        func refuse(_ message: String) -> BriefcaseError { Self.refusal(table, message) }
+        guard let local, let remote else { throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)") }
+        guard local.table.fields == table.fields, remote.table.fields == table.fields else {
+            throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
+        }
+        let keys = table.primaryKeyColumns
+        guard !keys.isEmpty else { throw refuse("it has no key (InPrimaryKey): rows cannot be paired") }
+        // The rows that can differ — by their bytes, or touched by a pending change — when the
+        // rows are bytes and the deltas find rows by the key; else every row.
+        let changing = ChangingRows(base: (table, own), local: local, remote: remote, keys: keys)
+        var tracker = ChangeTracker(table: changing?.base ?? table, delta: own)
+        let merged = try TableMerge(table: table, keys: keys, rules: rules)
+            .merge(base: tracker.rows, local: changing?.local ?? currentRows(local.table, local.delta),
+                   remote: changing?.remote ?? currentRows(remote.table, remote.delta), refuse: refuse)
+        do {
+            try tracker.record(updates: merged.updates, deletes: merged.deletes, inserts: merged.inserts)
+        } catch {
+            throw refuse(error.message)
+        }
+        if asStored {
+            return Outcome(conflicts: merged.conflicts, storedRows: changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta))
+        }
+        return Outcome(conflicts: merged.conflicts, delta: tracker.pendingDelta)
     }
 }
 

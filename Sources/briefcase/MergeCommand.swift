@@ -111,13 +111,15 @@ struct MergeCommand: ParsableCommand {
         var conversion = Conversion(input: base, inputFormat: try inputOptions.format(of: base), output: output, outputFormat: outputFormat,
                                     encoding: inputOptions.encoding.codePage, skipDamaged: false, jobs: inputOptions.jobs.count,
                                     ignoreLimits: false, replacing: force, progress: nil)
+        let jobs = inputOptions.jobs.count
         conversion.transform = { [base, asStored] document, basePage in
             for side in [ours, theirs] where side.codePage != basePage {
                 throw BriefcaseError(.invalidModel, "\(side.path) reads as \(side.codePage.name), \(base) as \(basePage.name): 8-bit text would not mean the same (give --encoding)")
             }
             let merged: ThreeWayMerge.Result
             do throws(BriefcaseError) {
-                merged = try ThreeWayMerge.merge(base: document, local: ours.document, remote: theirs.document, rules: rules, asStored: asStored)
+                merged = try ThreeWayMerge.merge(base: document, local: ours.document, remote: theirs.document, rules: rules,
+                                                 asStored: asStored, jobs: jobs)
             } catch {
                 throw error.inFile(base)  // (what cannot be merged is of the inputs, not of OUTPUT)
             }

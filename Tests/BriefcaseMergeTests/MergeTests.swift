@@ -43,6 +43,9 @@ struct MergeTests {
         #expect(bytes.document.file.stream.deltas == values.document.file.stream.deltas, sourceLocation: sourceLocation)
         #expect(try current(bytes) == current(values), sourceLocation: sourceLocation)
         #expect(bytes.conflicts == values.conflicts, sourceLocation: sourceLocation)
+        // On two threads, table by table: the same.
+        let twoJobs = try ThreeWayMerge.merge(base: try stored(base), local: try stored(local), remote: try stored(remote), rules: rules, jobs: 2)
+        #expect(twoJobs.document == bytes.document && twoJobs.conflicts == bytes.conflicts, sourceLocation: sourceLocation)
         let storedBytes = try ThreeWayMerge.merge(base: try stored(base), local: try stored(local), remote: try stored(remote), rules: rules, asStored: true)
         #expect(storedBytes.document.file.stream.tables.first?.rows.array == (try current(values)), sourceLocation: sourceLocation)
     }
@@ -62,6 +65,25 @@ struct MergeTests {
         let stored = try ThreeWayMerge.merge(base: Self.base, local: local, remote: remote, asStored: true)
         #expect(stored.document.file.stream.deltas.isEmpty)
         #expect(stored.document.file.stream.tables.first?.rows.array == (try Self.current(result)))
+    }
+
+    /// Several tables merged on two threads give what one thread gives, and the first table's
+    /// error comes first.
+    @Test func tablesOnTwoJobs() throws {
+        func twice(_ document: BriefcaseDocument) -> BriefcaseDocument {
+            var document = document
+            var other = document.file.stream.tables[0]
+            other.name = "Orders2"
+            document.file.stream.elements.append(.table(other))
+            return document
+        }
+        let local = twice(Self.document([Self.row(1, "Uno", 1), Self.row(2, "Two", 2), Self.row(3, "Three", 3)]))
+        let remote = twice(Self.document([Self.row(1, "One", 10), Self.row(2, "Two", 2), Self.row(4, "Four", 40)]))
+        let base = twice(Self.base)
+        let one = try ThreeWayMerge.merge(base: try Self.stored(base), local: try Self.stored(local), remote: try Self.stored(remote))
+        let two = try ThreeWayMerge.merge(base: try Self.stored(base), local: try Self.stored(local), remote: try Self.stored(remote), jobs: 2)
+        #expect(two.document == one.document && two.conflicts == one.conflicts)
+        #expect(one.document.file.stream.deltas.count == 2)
     }
 
     /// A field both changed, by each rule; two inserts of one key merged field by field.

@@ -104,6 +104,7 @@ struct ElementDecoding<Reading: ElementReading, Prepared: Sendable> {
         }
         ahead = workers > 0
             ? ElementsDecodedAhead(reader.elements, reading: reading, positions: positions, jobs: workers, mapped: plan.mapped,
+                                   freshMemory: plan.freshMemory,
                                    prepare: plan.prepares ? prepare : nil,
                                    keepsBytes: Reading.productSharesBytes && !plan.dropsRows) : nil
         dropsRows = ahead != nil && Reading.productSharesBytes && plan.dropsRows
@@ -162,7 +163,7 @@ final class ElementsDecodedAhead<Reading: ElementReading, Prepared: Sendable>: S
     private let work: WorkDoneAhead<DecodedElement<Reading.Product, Prepared>>
     private let buffers: ByteArrayPool
 
-    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int, mapped: Bool,
+    init(_ elements: [BriefcaseElements.Stored], reading: Reading, positions: [Int], jobs: Int, mapped: Bool, freshMemory: Bool = false,
          prepare: (@Sendable (inout Reading.Product) -> Prepared)?, keepsBytes: Bool) {
         let sizes = positions.map { elements[$0].range.count }
         let largest = sizes.max() ?? 0
@@ -182,12 +183,14 @@ final class ElementsDecodedAhead<Reading: ElementReading, Prepared: Sendable>: S
                 // next large one, read while it waits, without. (One read mapped takes none.)
                 var spare: [UInt8] = []
                 let small = sizes[n] < largest / 8
-                let pooled = keepsBytes && !readsMapped
+                // A sink that keeps every element never gives memory back: each gets its own size.
+                let fresh = freshMemory && !readsMapped
+                let pooled = keepsBytes && !readsMapped && !fresh
                 if pooled { spare = small ? [] : buffers.take(atLeast: sizes[n]) } else if !keepsBytes { swap(&spare, &own) }
                 defer { if !keepsBytes { swap(&spare, &own) } }
                 do throws(BriefcaseError) {
-                    var product = readsMapped
-                        ? try stored.readMapped(reading, warnings: &warnings)
+                    var product = readsMapped ? try stored.readMapped(reading, warnings: &warnings)
+                        : fresh ? try stored.read(reading, warnings: &warnings)
                         : try stored.read(reading, warnings: &warnings, reusing: &spare, minimumCapacity: keepsBytes && small ? 0 : largest)
                     let prepared = prepare?(&product)
                     var decoded = DecodedElement(outcome: .success(product), warnings: warnings, prepared: prepared)

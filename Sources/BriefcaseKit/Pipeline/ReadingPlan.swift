@@ -25,10 +25,10 @@ package struct ReadingPlan: Equatable, Sendable {
     /// The workers let an element's rows go once they have prepared it: the sink's preparation
     /// needs no rows and the caller reads heads only (`ElementPreparation.needsRows`).
     package var dropsRows: Bool
-    /// Inline, each element is read into fresh memory of its own size rather than into the
-    /// memory of the one before: the sink keeps every element (`SinkNeeds.keepsElements`), so that
-    /// memory is never free again, and reusing it would copy the element before into memory the
-    /// size of the largest, for every element.
+    /// Each element is read into fresh memory of its own size rather than into the memory of the
+    /// one before (inline) or a pooled buffer with room for the largest (ahead): the sink keeps
+    /// every element (`SinkNeeds.keepsElements`), so that memory is never free again, and reusing
+    /// it would copy the element before, or take the largest element's room, for every element.
     package var freshMemory = false
 
     /// Whether the workers do the sink's work on each element.
