@@ -24,63 +24,41 @@ public enum BriefcaseApply {
     /// does not log (`ChangeTrackingError`, named by table).
     public static func apply(_ changes: BriefcaseDocument, to target: BriefcaseDocument,
                              onConflict resolution: ConflictResolution = .abort) throws(BriefcaseError) -> Result {
-        var elements = target.file.stream.elements
-        let pairing = ElementPairing(elements)
+        let tables = TablesWithDeltas(target)
         var conflicts: [ChangeConflict] = [], notes: [String] = []
-        // The target's tables by name key, in stream order; the k-th delta of a name takes the k-th.
-        var tablesByName: [[UInt8]: [Int]] = [:]
-        for (i, element) in elements.enumerated() {
-            if case .table(let table) = element { tablesByName[nameKey(table.name), default: []].append(i) }
-        }
-        var taken: [[UInt8]: Int] = [:]
-        var newDeltas: [(before: Int, delta: Delta)] = []
+        var recorded: [Int: TablesWithDeltas.Change] = [:]
+        var taken: [[UInt8]: Int] = [:]  // deltas of each name so far: the k-th goes to the k-th table
         for case .delta(let delta) in changes.file.stream.elements {
-            let key = nameKey(delta.name)
-            let k = taken[key, default: 0]
-            taken[key] = k + 1
-            guard let places = tablesByName[key], k < places.count, case .table(let table) = elements[places[k]] else {
-                for (index, change) in delta.changes.enumerated() {
-                    conflicts.append(ChangeConflict(kind: .notFound, table: delta.name, changeIndex: index, change: change, row: nil,
-                                                    message: "the target has no table of this name"))
-                }
+            let k = taken[nameKey(delta.name), default: 0]
+            taken[nameKey(delta.name)] = k + 1
+            guard let index = tables.index(named: delta.name, k) else {
+                conflicts += ChangeConflict.notFound(delta, "the target has no table of this name")
                 continue
             }
-            let place = places[k]
-            let mate = pairing.partner[place]
-            var own: Delta?
-            if let mate, case .delta(let found) = elements[mate] { own = found }
-            var tracker = ChangeTracker(table: table, delta: own)
+            let table = tables.entries[index].table
+            var tracker = ChangeTracker(table: table, delta: tables.entries[index].delta)
             let current = tracker.rows
             // The changes replayed over the current rows, as a fold replays them over the stored ones.
-            let replay = Table(name: table.name, schema: table.schema, fields: table.fields, rows: current)
-                .replaying(delta, resolving: resolution == .replace ? .replace : .omit)
-            for conflict in replay.conflicts {
-                conflicts.append(ChangeConflict(kind: BriefcaseFold.kind(conflict.kind), table: table.name, changeIndex: conflict.changeIndex,
-                                                change: delta.changes[conflict.changeIndex], row: conflict.row, message: conflict.message))
-            }
-            for problem in replay.problems where problem.changeIndex == nil {
-                notes.append("table '\(String(decoding: table.name.bytes, as: UTF8.self))': \(problem.message)")
-            }
+            let classed = ClassedReplay(delta, over: Table(name: table.name, schema: table.schema, fields: table.fields, rows: current),
+                                        resolution: resolution)
+            conflicts += classed.conflicts
+            notes += classed.notes
             // What the replay did to each current row (the first `current.count` slots) and the rows it added.
+            let slots = classed.replay.slots
             var updates: [(position: Int, row: Row)] = [], deletes: [Int] = []
             for (position, row) in current.enumerated() {
-                guard let now = replay.slots[position] else { deletes.append(position); continue }
+                guard let now = slots[position] else { deletes.append(position); continue }
                 if now != row { updates.append((position, now)) }
             }
-            let inserts = replay.slots[current.count...].compactMap { $0 }
             do {
-                try tracker.record(updates: updates, deletes: deletes, inserts: inserts)
+                try tracker.record(updates: updates, deletes: deletes, inserts: slots[current.count...].compactMap { $0 })
             } catch {
-                throw BriefcaseError(.invalidModel, "table '\(String(decoding: table.name.bytes, as: UTF8.self))': \(error.message)")
+                throw BriefcaseError(.invalidModel, "table '\(table.displayName)': \(error.message)")
             }
-            guard let recorded = tracker.pendingDelta else { continue }
-            if let mate { elements[mate] = .delta(recorded) } else { newDeltas.append((place, recorded)) }
+            if let delta = tracker.pendingDelta { recorded[index] = .delta(delta) }
         }
-        // A delta new to its table goes just before it, as .NET writes them (last first, so the
-        // places before stay right).
-        for (place, delta) in newDeltas.sorted(by: { $0.before > $1.before }) { elements.insert(.delta(delta), at: place) }
         var applied = target
-        applied.file.stream.elements = elements
+        applied.file.stream.elements = tables.elements(with: recorded)
         return Result(document: applied, conflicts: conflicts, notes: notes)
     }
 }

@@ -32,23 +32,15 @@ public enum BriefcaseFold {
                     kept.append(element)
                     continue
                 }
-                let replay = table.replaying(delta, resolving: resolution == .replace ? .replace : .omit)
-                for conflict in replay.conflicts {
-                    conflicts.append(ChangeConflict(kind: Self.kind(conflict.kind), table: table.name, changeIndex: conflict.changeIndex,
-                                                    change: delta.changes[conflict.changeIndex], row: conflict.row, message: conflict.message))
-                }
-                for problem in replay.problems where problem.changeIndex == nil {
-                    notes.append("table '\(String(decoding: table.name.bytes, as: UTF8.self))': \(problem.message)")
-                }
-                table.rows = Rows(replay.rows)
+                let classed = ClassedReplay(delta, over: table, resolution: resolution)
+                conflicts += classed.conflicts
+                notes += classed.notes
+                table.rows = Rows(classed.replay.rows)
                 kept.append(.table(table))
             case .delta(let delta):
                 // A table's delta is folded with its table; one without a table has no rows to go to.
                 guard pairing.partner[i] == nil else { continue }
-                for (index, change) in delta.changes.enumerated() {
-                    conflicts.append(ChangeConflict(kind: .notFound, table: delta.name, changeIndex: index, change: change, row: nil,
-                                                    message: "no table of this name holds rows for it"))
-                }
+                conflicts += ChangeConflict.notFound(delta, "no table of this name holds rows for it")
             }
         }
         var folded = document
@@ -56,11 +48,4 @@ public enum BriefcaseFold {
         return Result(document: folded, conflicts: conflicts, notes: notes)
     }
 
-    static func kind(_ kind: ReplayConflict.Kind) -> ChangeConflict.Kind {
-        switch kind {
-        case .data: .data
-        case .notFound: .notFound
-        case .conflict: .conflict
-        }
-    }
 }

@@ -63,29 +63,18 @@ public enum ThreeWayMerge {
     /// `jobs` above 1 merges tables on that many threads (the result is the same as with one).
     public static func merge(base: BriefcaseDocument, local: BriefcaseDocument, remote: BriefcaseDocument,
                              rules: Rules = Rules(), asStored: Bool = false, jobs: Int = 1) throws(BriefcaseError) -> Result {
-        let localTables = TablesByName(local), remoteTables = TablesByName(remote)
-        var elements = base.file.stream.elements
-        let pairing = ElementPairing(elements)
+        let baseTables = TablesWithDeltas(base), localTables = TablesWithDeltas(local), remoteTables = TablesWithDeltas(remote)
         // Each of BASE's tables with its delta and the sides' tables of its name.
-        var work: [TableWork] = []
-        var seen: [[UInt8]: Int] = [:]
-        for (place, element) in elements.enumerated() {
-            guard case .table(let table) = element else { continue }
-            let k = seen[nameKey(table.name), default: 0]
-            seen[nameKey(table.name)] = k + 1
-            let mate = pairing.partner[place]
-            var own: Delta?
-            if let mate, case .delta(let found) = elements[mate] { own = found }
-            work.append(TableWork(place: place, mate: mate, table: table, own: own,
-                                  local: localTables.table(table.name, k), remote: remoteTables.table(table.name, k)))
+        let work = baseTables.entries.map { entry in
+            TableWork(table: entry.table, own: entry.delta, local: localTables.table(named: entry.table.name, entry.ordinal),
+                      remote: remoteTables.table(named: entry.table.name, entry.ordinal))
         }
-        let tables = work
         let outcomes: [TableWork.Outcome]
         if jobs > 1 && work.count > 1 {
             // Tables on `jobs` threads, taken in order: the same result, the same first error.
             let merging = WorkDoneAhead<Swift.Result<TableWork.Outcome, BriefcaseError>>(
                 sizes: work.map { $0.table.rows.count }, jobs: jobs, name: "briefcase merge", outputsAreSmall: true) {
-                { n in Swift.Result { () throws(BriefcaseError) in try tables[n].merge(rules: rules, asStored: asStored) } }
+                { n in Swift.Result { () throws(BriefcaseError) in try work[n].merge(rules: rules, asStored: asStored) } }
             }
             defer { merging.stop() }
             var taken: [TableWork.Outcome] = []
@@ -96,32 +85,16 @@ public enum ThreeWayMerge {
             for item in work { taken.append(try item.merge(rules: rules, asStored: asStored)) }
             outcomes = taken
         }
-        var conflicts: [Conflict] = []
-        var newDeltas: [(before: Int, delta: Delta)] = [], dropped: Set<Int> = []
-        for (item, outcome) in zip(work, outcomes) {
-            conflicts += outcome.conflicts
-            if let rows = outcome.storedRows {
-                var table = item.table
-                table.rows = Rows(rows)
-                elements[item.place] = .table(table)
-                if let mate = item.mate { dropped.insert(mate) }
-            } else if let delta = outcome.delta {
-                if let mate = item.mate { elements[mate] = .delta(delta) } else { newDeltas.append((item.place, delta)) }
-            }
-        }
-        for (place, delta) in newDeltas.sorted(by: { $0.before > $1.before }) { elements.insert(.delta(delta), at: place) }
-        // (`dropped` are deltas of BASE made stored; none is new then, so the places hold.)
-        if !dropped.isEmpty { elements = elements.indices.filter { !dropped.contains($0) }.map { elements[$0] } }
+        var changes: [Int: TablesWithDeltas.Change] = [:]
+        for (index, outcome) in outcomes.enumerated() { changes[index] = outcome.change }
         var result = base
-        result.file.stream.elements = elements
-        return Result(document: result, conflicts: conflicts)
+        result.file.stream.elements = baseTables.elements(with: changes)
+        return Result(document: result, conflicts: outcomes.flatMap(\.conflicts))
     }
 }
 
-/// One of BASE's tables to merge: where it is, its delta, the sides' tables of its name.
+/// One of BASE's tables to merge: it, its delta, the sides' tables of its name.
 struct TableWork: Sendable {
-    let place: Int
-    let mate: Int?
     let table: Table
     let own: Delta?
     /// The sides' tables of its name (nil: the side has none).
@@ -131,16 +104,11 @@ struct TableWork: Sendable {
     /// What merging it gave: its conflicts, and its pending delta (or, `asStored`, its rows).
     struct Outcome: Sendable {
         var conflicts: [ThreeWayMerge.Conflict]
-        var delta: Delta?
-        var storedRows: [Row]?
-    }
-
-    static func refusal(_ table: Table, _ message: String) -> BriefcaseError {
-        BriefcaseError(.invalidModel, "table '\(String(decoding: table.name.bytes, as: UTF8.self))': \(message)")
+        var change: TablesWithDeltas.Change?
     }
 
     func merge(rules: ThreeWayMerge.Rules, asStored: Bool) throws(BriefcaseError) -> Outcome {
-        func refuse(_ message: String) -> BriefcaseError { Self.refusal(table, message) }
+        func refuse(_ message: String) -> BriefcaseError { BriefcaseError(.invalidModel, "table '\(table.displayName)': \(message)") }
         guard let local, let remote else { throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)") }
         guard local.table.fields == table.fields, remote.table.fields == table.fields else {
             throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
@@ -160,30 +128,9 @@ struct TableWork: Sendable {
             throw refuse(error.message)
         }
         if asStored {
-            return Outcome(conflicts: merged.conflicts, storedRows: changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta))
+            return Outcome(conflicts: merged.conflicts, change: .storedRows(changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta)))
         }
-        return Outcome(conflicts: merged.conflicts, delta: tracker.pendingDelta)
-    }
-}
-
-/// A briefcase's tables by name, each with its delta (the k-th table of a name).
-struct TablesByName {
-    private var tables: [[UInt8]: [(table: Table, delta: Delta?)]] = [:]
-
-    init(_ document: BriefcaseDocument) {
-        let elements = document.file.stream.elements
-        let pairing = ElementPairing(elements)
-        for (i, element) in elements.enumerated() {
-            guard case .table(let table) = element else { continue }
-            var delta: Delta?
-            if let mate = pairing.partner[i], case .delta(let found) = elements[mate] { delta = found }
-            tables[nameKey(table.name), default: []].append((table, delta))
-        }
-    }
-
-    func table(_ name: ByteString, _ k: Int) -> (table: Table, delta: Delta?)? {
-        guard let found = tables[nameKey(name)], k < found.count else { return nil }
-        return found[k]
+        return Outcome(conflicts: merged.conflicts, change: tracker.pendingDelta.map { .delta($0) })
     }
 }
 
@@ -198,7 +145,7 @@ struct TableMerge {
     let keys: [Int]
     let rules: ThreeWayMerge.Rules
 
-    struct Outcome {
+    struct Outcome: Sendable {
         var updates: [(position: Int, row: Row)] = []
         var deletes: [Int] = []
         var inserts: [Row] = []
