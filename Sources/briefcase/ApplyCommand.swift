@@ -53,10 +53,8 @@ struct ApplyCommand: ParsableCommand {
     func run() throws {
         let outputFormat = try ConversionPaths.outputFormat(output, to: to, input: target, replacing: force)
         let changed = try ReadDocument(changes, options: inputOptions)
-        var conversion = Conversion(input: target, inputFormat: try inputOptions.format(of: target), output: output, outputFormat: outputFormat,
-                                    encoding: inputOptions.encoding.codePage, skipDamaged: false, jobs: inputOptions.jobs.count,
-                                    ignoreLimits: false, replacing: force, progress: nil)
-        conversion.transform = { [target, changes, onConflict] document, codePage in
+        try Conversion(transforming: target, into: output, format: outputFormat, options: inputOptions, replacing: force) {
+            [target, changes, onConflict] document, codePage in
             if changed.codePage != codePage, let text = Self.nonASCIIText(in: changed.document) {
                 throw BriefcaseError(.invalidModel, "8-bit text of \(changes) is \(changed.codePage.name), of \(target) \(codePage.name): '\(text)' cannot be carried over as its bytes (give --encoding)")
             }
@@ -68,8 +66,7 @@ struct ApplyCommand: ParsableCommand {
             }
             try FoldCommand.report(applied.conflicts, notes: applied.notes, of: changes, codePage: codePage, resolution: onConflict)
             return applied.document
-        }
-        try conversion.run()
+        }.run()
     }
 
     /// The first 8-bit string of `document`'s pending changes that is not ASCII, shown in UTF-8.

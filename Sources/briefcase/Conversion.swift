@@ -82,3 +82,16 @@ struct Conversion {
         }
     }
 }
+
+extension Conversion {
+    /// `input` read whole (as `options` say), made into another document by `transform`, and
+    /// written to `output` in `format` as `convert` writes: what `fold`, `apply` and `merge` run.
+    init(transforming input: String, into output: String, format: FileFormat, options: InputOptions, replacing: Bool,
+         _ transform: @escaping (BriefcaseDocument, CodePage) throws -> BriefcaseDocument) throws {
+        self.init(input: input, inputFormat: try options.format(of: input), output: output, outputFormat: format,
+                  encoding: options.encoding.codePage, skipDamaged: false, jobs: options.jobs.count, ignoreLimits: false,
+                  replacing: replacing, progress: nil)
+        self.transform = transform
+    }
+}
+

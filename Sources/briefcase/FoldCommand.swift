@@ -44,15 +44,12 @@ struct FoldCommand: ParsableCommand {
     func run() throws {
         let (input, output) = (paths.input, paths.output)
         let outputFormat = try paths.outputFormat(replacing: force)
-        var conversion = Conversion(input: input, inputFormat: try inputOptions.format(of: input), output: output, outputFormat: outputFormat,
-                                    encoding: inputOptions.encoding.codePage, skipDamaged: false, jobs: inputOptions.jobs.count,
-                                    ignoreLimits: false, replacing: force, progress: nil)
-        conversion.transform = { [input, onConflict] document, codePage in
+        try Conversion(transforming: input, into: output, format: outputFormat, options: inputOptions, replacing: force) {
+            [input, onConflict] document, codePage in
             let folded = BriefcaseFold.fold(document, onConflict: onConflict)
             try Self.report(folded.conflicts, notes: folded.notes, of: input, codePage: codePage, resolution: onConflict)
             return folded.document
-        }
-        try conversion.run()
+        }.run()
     }
 
     /// Tells the conflicts and notes of the changes of `path` on standard error: with `abort`,

@@ -108,11 +108,9 @@ struct MergeCommand: ParsableCommand {
         let rules = try parsedRules()
         var conflicts: [ThreeWayMerge.Conflict] = []
         var codePage = CodePage.utf8
-        var conversion = Conversion(input: base, inputFormat: try inputOptions.format(of: base), output: output, outputFormat: outputFormat,
-                                    encoding: inputOptions.encoding.codePage, skipDamaged: false, jobs: inputOptions.jobs.count,
-                                    ignoreLimits: false, replacing: force, progress: nil)
         let jobs = inputOptions.jobs.count
-        conversion.transform = { [base, asStored] document, basePage in
+        try Conversion(transforming: base, into: output, format: outputFormat, options: inputOptions, replacing: force) {
+            [base, asStored] document, basePage in
             for side in [ours, theirs] where side.codePage != basePage {
                 throw BriefcaseError(.invalidModel, "\(side.path) reads as \(side.codePage.name), \(base) as \(basePage.name): 8-bit text would not mean the same (give --encoding)")
             }
@@ -126,8 +124,7 @@ struct MergeCommand: ParsableCommand {
             conflicts = merged.conflicts
             codePage = basePage
             return merged.document
-        }
-        try conversion.run()
+        }.run()
         if let report { try FileIO.writeAtomically(Array(Self.reportLines(conflicts, codePage: codePage).utf8), to: report, replacing: force) }
         let resolvedByRule = conflicts.filter { $0.field != nil }.count
         if !conflicts.isEmpty {
