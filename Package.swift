@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "BriefcaseJSON", dependencies: ["JSONCore", "BriefcaseKit", "CSystemShims"]),
         .target(name: "BriefcaseRecords", dependencies: ["BriefcaseKit"]),
         .target(name: "BriefcaseDiff", dependencies: ["BriefcaseKit"]),
-        .target(name: "BriefcaseMerge", dependencies: ["BriefcaseKit"]),
+        .target(name: "BriefcaseMerge", dependencies: ["BriefcaseKit", "DatastoreKit", "JSONCore"]),
         .target(name: "DatastoreKit", dependencies: ["JSONCore"]),
         .target(name: "BriefcaseDatastore", dependencies: ["JSONCore", "BriefcaseKit", "BriefcaseJSON", "DatastoreKit"]),
         // The system's SQLite (libsqlite3), the way CZlib links zlib (Spec/sqlite-mapping.md §1).
@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseDiffTests", dependencies: ["BriefcaseDiff", "BriefcaseKit", "BriefcaseTestSupport"]),
-        .testTarget(name: "BriefcaseMergeTests", dependencies: ["BriefcaseMerge", "BriefcaseKit"]),
+        .testTarget(name: "BriefcaseMergeTests", dependencies: ["BriefcaseMerge", "BriefcaseKit", "DatastoreKit", "JSONCore"]),
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),

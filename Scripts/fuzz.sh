@@ -11,7 +11,8 @@
 #   bin2       bare Bin2 streams
 #   plist      a folder briefcase's Properties.plist (XML and binary)
 #   json       the JSON document: parser, writer, JSONDocumentDecoder, round trips
-#   snapshot   datastore snapshot documents (DatastoreKit)
+#   snapshot   datastore snapshot documents (DatastoreKit); merged (SnapshotMerge) with a prefix of
+#              their own deltas: no trap; with an unchanged side, the other side
 #   gzip       gzip input (Gzip.decompress, GzipDecompressor)
 #   gzipstream a gzip file inflated chunk by chunk into a temporary file (SpooledInput), as the CLI reads it
 #   stdin      standard input as the CLI reads it (SpooledInput of "-": gzip by content, shape checks)
@@ -52,10 +53,10 @@ deps_of() {
   case "$1" in
     # (Fuzz/Support checks round trips through the JSON document, so all need BriefcaseJSON.)
     briefcase|bin2|plist|json|gzip|gzipstream|stdin) echo "JSONCore BriefcaseKit BriefcaseJSON" ;;
-    snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit" ;;
+    snapshot) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit BriefcaseMerge" ;;
     sqlite|sqliteedit) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseSQLite" ;;
     diff) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseDiff" ;;
-    fold) echo "JSONCore BriefcaseKit BriefcaseJSON BriefcaseMerge" ;;
+    fold) echo "JSONCore BriefcaseKit BriefcaseJSON DatastoreKit BriefcaseMerge" ;;
     *) return 1 ;;
   esac
 }

@@ -15,7 +15,8 @@ struct GitSetupCommand: ParsableCommand {
         to true. It also marks *.daBriefcase and *.bin2 files merge=briefcase and sets \
         merge.briefcase.driver to this program's merge (%O %A %B: git's ancestor, ours and theirs; \
         theirs is REMOTE, so a field both branches changed takes theirs unless a rule says \
-        otherwise; Spec/merge.md). Lines and settings already there are left as they are: running \
+        otherwise; Spec/merge.md), and marks *.snapshot.json files merge=briefcase-snapshot, the \
+        same merge reading datastore snapshots (git's temporary files have no extension). Lines and settings already there are left as they are: running \
         it again changes nothing. It says what it did. With --external, git diff also runs this program's row-level \
         diff (git-diff) through diff.briefcase.command; git log -p and git blame keep the textconv \
         lines (git diff --no-ext-diff too).
@@ -45,7 +46,9 @@ struct GitSetupCommand: ParsableCommand {
         }
         var settings = [("diff.briefcase.textconv", Self.program + " textconv"), ("diff.briefcase.cachetextconv", "true"),
                         ("merge.briefcase.name", "briefcase three-way merge"),
-                        ("merge.briefcase.driver", Self.program + " merge %O %A %B -o %A --force")]
+                        ("merge.briefcase.driver", Self.program + " merge %O %A %B -o %A --force"),
+                        ("merge.briefcase-snapshot.name", "briefcase three-way merge of datastore snapshots"),
+                        ("merge.briefcase-snapshot.driver", Self.program + " merge --from snapshot %O %A %B -o %A --force")]
         if external { settings.append(("diff.briefcase.command", Self.program + " git-diff")) }
         for (key, value) in settings {
             let current = (try? Self.git(["config", "--local", "--get", key]))?.trimmingCharacters(in: .newlines)
@@ -59,7 +62,7 @@ struct GitSetupCommand: ParsableCommand {
     }
 
     static let attributeLines = ["*.daBriefcase diff=briefcase", "*.daBriefcase.gz diff=briefcase", "*.bin2 diff=briefcase",
-                                 "*.daBriefcase merge=briefcase", "*.bin2 merge=briefcase"]
+                                 "*.daBriefcase merge=briefcase", "*.bin2 merge=briefcase", "*.snapshot.json merge=briefcase-snapshot"]
 
     /// This program as git should run it: its absolute path when it was run by one (quoted for the
     /// shell git runs textconv with), else its name, found on PATH.

@@ -24,6 +24,14 @@ struct MergeCommand: ParsableCommand {
         BASE, LOCAL and REMOTE may be of any format; they must have the same tables with the same \
         fields, each table a key.
 
+        Three datastore snapshots (not written by this tool from a briefcase) are merged as the \
+        Datastore merged: records by table and record id, each side's changes being its deltas \
+        past BASE's (or how its records differ from BASE's); list fields by operational transform \
+        (two inserts at one place put REMOTE's element first; a delete beats a put of the element; \
+        a put or delete of the whole field beats list operations). The output is BASE with one \
+        delta more: REMOTE's changes, then LOCAL's made to follow them. --rule TABLE.FIELD names \
+        a table id and a field exactly; :info's mtime takes max unless named.
+
         Exit status: 0 merged, 1 merged but --strict and a rule resolved a conflict, 2 trouble.
 
         Examples:
@@ -104,6 +112,7 @@ struct MergeCommand: ParsableCommand {
         let format = try to ?? (FileFormat.fromExtension(output) == nil && output != "-" ? inputOptions.format(of: base) : nil)
         let outputFormat = try ConversionPaths.outputFormat(output, to: format, input: base, replacing: force)
         if let report, !force && FileIO.exists(report) { throw UsageError("'\(report)' exists; use --force to replace it") }
+        if let snapshots = try plainSnapshots() { return try mergeSnapshots(snapshots, into: outputFormat) }
         let ours = try ReadDocument(local, options: inputOptions), theirs = try ReadDocument(remote, options: inputOptions)
         let rules = try parsedRules()
         var conflicts: [ThreeWayMerge.Conflict] = []
@@ -125,10 +134,15 @@ struct MergeCommand: ParsableCommand {
             codePage = basePage
             return merged.document
         }.run()
-        if let report { try FileIO.writeAtomically(Array(Self.reportLines(conflicts, codePage: codePage).utf8), to: report, replacing: force) }
-        let resolvedByRule = conflicts.filter { $0.field != nil }.count
-        if !conflicts.isEmpty {
-            Console.note("\(output): \(conflicts.count) conflict(s) resolved (\(resolvedByRule) by a field's rule)" + (report.map { "; see \($0)" } ?? ""))
+        try finish(report: Self.reportLines(conflicts, codePage: codePage), conflicts: conflicts.count,
+                   resolvedByRule: conflicts.filter { $0.field != nil }.count)
+    }
+
+    /// Writes the report, tells the conflicts, and exits 1 under `--strict` when a rule resolved one.
+    func finish(report lines: String, conflicts: Int, resolvedByRule: Int) throws {
+        if let report { try FileIO.writeAtomically(Array(lines.utf8), to: report, replacing: force) }
+        if conflicts > 0 {
+            Console.note("\(output): \(conflicts) conflict(s) resolved (\(resolvedByRule) by a field's rule)" + (report.map { "; see \($0)" } ?? ""))
         }
         if strict && resolvedByRule > 0 { throw ExitCode(1) }
     }
@@ -136,11 +150,6 @@ struct MergeCommand: ParsableCommand {
     /// One JSON object per conflict: table, key (its fields and values), field, base, local,
     /// remote, rule, outcome; values as the JSON document writes them.
     static func reportLines(_ conflicts: [ThreeWayMerge.Conflict], codePage: CodePage) -> String {
-        func string(_ text: String) -> String {
-            var out: [UInt8] = []
-            JSONEmit.appendString(text, to: &out)
-            return String(decoding: out, as: UTF8.self)
-        }
         func name(_ bytes: ByteString) -> String { string(codePage.decodeForDisplay(bytes)) }
         return conflicts.map { conflict in
             func value(_ v: Value?) -> String { conflict.field.map { JSONDocumentValue.text(v, type: $0.type, codePage: codePage) } ?? "null" }
@@ -149,7 +158,19 @@ struct MergeCommand: ParsableCommand {
             let members = [("table", name(conflict.table)), ("key", key), ("field", conflict.field.map { name($0.name) } ?? "null"),
                            ("base", value(conflict.base)), ("local", value(conflict.local)), ("remote", value(conflict.remote)),
                            ("rule", conflict.rule.map { string($0.rawValue) } ?? "null"), ("outcome", string(conflict.outcome))]
-            return "{" + members.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}\n"
+            return reportLine(members)
         }.joined()
+    }
+
+    /// One report line: the members in order, values already JSON.
+    static func reportLine(_ members: [(String, String)]) -> String {
+        "{" + members.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}\n"
+    }
+
+    /// `text` as a JSON string.
+    static func string(_ text: String) -> String {
+        var out: [UInt8] = []
+        JSONEmit.appendString(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -169,15 +169,22 @@ import BriefcaseTestSupport
         try CLITests.run(arguments, program: URL(fileURLWithPath: "/usr/bin/env"), directory: dir).self
     }
 
+    /// A new git repository in a new temporary directory, with an author set, and git run there.
+    static func repository() throws -> (dir: URL, git: ([String]) throws -> CLITests.Result) {
+        let dir = try CLITests.temporaryDirectory()
+        let git = { (arguments: [String]) throws -> CLITests.Result in try Self.git(["git"] + arguments, in: dir) }
+        for arguments in [["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"]] {
+            #expect(try git(arguments).status == 0)
+        }
+        return (dir, git)
+    }
+
     /// Real git in a temporary repository: after `git-setup`, a row changed with the library
     /// shows in `git diff` as that row's line, old and new; `git-setup` again changes nothing.
     @Test(.enabled(if: gitAvailable, "git is not installed"))
     func gitDiffShowsTheRowThatChanged() throws {
-        let dir = try CLITests.temporaryDirectory()
+        let (dir, _) = try Self.repository()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for arguments in [["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"]] {
-            #expect(try Self.git(["git"] + arguments, in: dir).status == 0)
-        }
         let briefcase = dir.appendingPathComponent("Orders.daBriefcase").path
         #expect(try CLITests.run(["convert", Self.fixtures + "/orders.bin2", briefcase]).status == 0)
         let setup = try CLITests.run(["git-setup"], directory: dir)
@@ -187,7 +194,7 @@ import BriefcaseTestSupport
         #expect(again.text.split(separator: "\n").allSatisfy { $0.contains("already") }, "\(again.text)")
         let attributes = try String(contentsOfFile: dir.appendingPathComponent(".gitattributes").path, encoding: .utf8)
         #expect(attributes == "*.daBriefcase diff=briefcase\n*.daBriefcase.gz diff=briefcase\n*.bin2 diff=briefcase\n"
-                + "*.daBriefcase merge=briefcase\n*.bin2 merge=briefcase\n")
+                + "*.daBriefcase merge=briefcase\n*.bin2 merge=briefcase\n*.snapshot.json merge=briefcase-snapshot\n")
         #expect(try Self.git(["git", "add", "."], in: dir).status == 0)
         #expect(try Self.git(["git", "commit", "-q", "-m", "orders"], in: dir).status == 0)
 

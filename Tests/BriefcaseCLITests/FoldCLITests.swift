@@ -194,12 +194,8 @@ import BriefcaseTestSupport
     /// edits are kept, Carol takes the merged-in branch's (REMOTE's) value, and git calls it merged.
     @Test(.enabled(if: DiffCLITests.gitAvailable, "git is not installed"))
     func gitMergesTwoBranches() throws {
-        let dir = try CLITests.temporaryDirectory()
+        let (dir, git) = try DiffCLITests.repository()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let git = { (arguments: [String]) throws -> CLITests.Result in try DiffCLITests.git(["git"] + arguments, in: dir) }
-        for arguments in [["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"]] {
-            #expect(try git(arguments).status == 0)
-        }
         let briefcase = dir.appendingPathComponent("Orders.daBriefcase").path
         #expect(try CLITests.run(["convert", try ApplyCLITests.storedOnly(in: dir), briefcase]).status == 0)
         try FileManager.default.removeItem(atPath: dir.appendingPathComponent("orders.json").path)
