@@ -5,7 +5,7 @@
 // both decode, they are compared every way (stored rows and changes; current rows; keyless rows by
 // position; ignoring a field), which must not trap; each compared with itself must give no
 // differences, and so must A with a copy of itself. Read table by table from memory
-// (`ComparedBriefcase` of `BriefcaseElements`), A and B must give the same differences.
+// (`BriefcaseTables` of `BriefcaseElements`), A and B must give the same differences.
 //
 // Scripts/fuzz.sh diff SECONDS
 
@@ -19,8 +19,8 @@ func decodeEither(_ bytes: [UInt8]) -> BriefcaseDocument? {
 }
 
 /// The same bytes as a side read table by table, in the container `document` decoded from.
-func tableByTable(_ bytes: [UInt8], _ document: BriefcaseDocument) -> ComparedBriefcase? {
-    (try? BriefcaseElements(bytes: bytes, as: document.container)).map { ComparedBriefcase($0) }
+func tableByTable(_ bytes: [UInt8], _ document: BriefcaseDocument) -> BriefcaseTables? {
+    (try? BriefcaseElements(bytes: bytes, as: document.container)).map { BriefcaseTables($0) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -57,8 +57,8 @@ enum DiffBench {
     /// The differences of `a` and `b`, read and compared as `briefcase diff --jobs` does: table
     /// by table, each decoded from its file mapped when compared, the tables on `jobs` threads.
     static func diff(_ a: String, _ b: String, jobs: Int) throws -> [BriefcaseDifference] {
-        let old = ComparedBriefcase(try BriefcaseElements.open(a, as: .dabriefcase))
-        let new = ComparedBriefcase(try BriefcaseElements.open(b, as: .dabriefcase))
+        let old = BriefcaseTables(try BriefcaseElements.open(a, as: .dabriefcase))
+        let new = BriefcaseTables(try BriefcaseElements.open(b, as: .dabriefcase))
         let differences = try BriefcaseComparison.differences(old, new, options: DiffOptions(jobs: jobs))
         _ = try old.readingReport()
         _ = try new.readingReport()
@@ -67,22 +67,26 @@ enum DiffBench {
 }
 
 /// `merge`: BASE and two copies that each changed 1 % of its rows (other rows each), merged as
-/// `briefcase merge` does: the three read whole (rows kept as bytes), `ThreeWayMerge`, the result
-/// written by the stream writer.
+/// `briefcase merge` does: table by table (`ThreeWayMerge` over `BriefcaseTables`, each table
+/// decoded from its file mapped when merged, BASE's strings checked for its code page as read,
+/// the sides' against it), then BASE's elements with the merge's edits written by the stream
+/// writer, read element by element as `convert` reads them.
 enum MergeBench {
     /// The merged briefcase of `base`, `local` and `remote`, written at `output`; its conflicts.
     static func merge(_ base: String, _ local: String, _ remote: String, to output: String, jobs: Int) throws -> Int {
-        func read(_ path: String) throws -> BriefcaseDocument {
-            var collector = BriefcaseCollector()
-            _ = try BriefcaseElements.open(path, as: .dabriefcase).read(into: &collector, encoding: nil, skipDamaged: false, jobs: jobs)
-            return collector.document!
+        let baseElements = try BriefcaseElements.open(base, as: .dabriefcase)
+        let baseTables = BriefcaseTables(baseElements)
+        let sides = try [local, remote].map { BriefcaseTables(try BriefcaseElements.open($0, as: .dabriefcase), checkingAsRead: false) }
+        let plan = try ThreeWayMerge.merge(base: baseTables, local: sides[0], remote: sides[1], jobs: jobs,
+                                           sidesChecked: baseTables.headsDetection)
+        _ = try baseTables.readingReport()
+        guard plan.sidesHold.local && plan.sidesHold.remote,
+              try sides.allSatisfy({ try $0.unreadElementsHold(baseTables.headsDetection!) }) else {
+            System.fail("merge: the sides do not read in BASE's code page")
         }
-        let merged = try ThreeWayMerge.merge(base: try read(base), local: try read(local), remote: try read(remote), jobs: jobs)
-        // Written as `briefcase merge` writes it: the stream writer, stored rows copied as bytes.
         var sink = BinarySink(output: FileSink(path: output), container: .dabriefcase)
-        try merged.document.read(into: &sink, codePage: .utf8)
+        _ = try baseElements.edited(plan.edits).read(into: &sink, encoding: .utf8, skipDamaged: false, jobs: jobs)
         sink.output.close()
-        return merged.conflicts.count
+        return plan.conflicts.count
     }
 }
-

@@ -40,9 +40,9 @@ public enum BriefcaseComparison {
         compare(DocumentTables(a), DocumentTables(b), options: options)
     }
 
-    /// The same of two sides read table by table (`ComparedBriefcase`): a table's element that
+    /// The same of two sides read table by table (`BriefcaseTables`): a table's element that
     /// cannot be read ends the comparison with its error.
-    public static func differences(_ a: ComparedBriefcase, _ b: ComparedBriefcase,
+    public static func differences(_ a: BriefcaseTables, _ b: BriefcaseTables,
                                    options: DiffOptions = DiffOptions()) throws(BriefcaseError) -> [BriefcaseDifference] {
         try compare(a, b, options: options)
     }
@@ -134,32 +134,5 @@ public enum BriefcaseComparison {
             body(i, j)
         }
         for j in 0 ..< countB where !taken[j] { body(nil, j) }
-    }
-}
-
-/// A table and its pending delta (by the one pairing rule, Spec/bin2.md §8.10), or a delta
-/// without a table.
-public struct TableAndDelta: Sendable {
-    /// The table (nil for a delta without one).
-    public var table: Table?
-    /// Its pending delta (nil when it has none).
-    public var delta: Delta?
-    /// The table's place among the stream's elements (nil for a delta without a table).
-    public var position: Int?
-    /// The table's (or the delta's) name.
-    public var name: ByteString { table?.name ?? delta!.name }
-
-    /// The stream's tables with their deltas, in stream order, then the deltas of no table.
-    public static func entries(of stream: Bin2Stream) -> [TableAndDelta] {
-        let elements = stream.elements
-        return TablePlace.places(kinds: elements.map(\.kind), names: elements.map(\.name), sizes: { _ in 0 })
-            .map { TableAndDelta($0) { elements[$0] } }
-    }
-
-    /// Whether each field of the table is in its key (its schema's `InPrimaryKey` is True).
-    public var keyFlags: [Bool] {
-        guard let table else { return [] }
-        let keys = Set(table.primaryKeyColumns)
-        return table.fields.indices.map(keys.contains)
     }
 }

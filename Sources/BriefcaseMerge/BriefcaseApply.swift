@@ -24,19 +24,21 @@ public enum BriefcaseApply {
     /// does not log (`ChangeTrackingError`, named by table).
     public static func apply(_ changes: BriefcaseDocument, to target: BriefcaseDocument,
                              onConflict resolution: ConflictResolution = .abort) throws(BriefcaseError) -> Result {
-        let tables = TablesWithDeltas(target)
+        let tables = NamedTables(BriefcaseTables(target))
         var conflicts: [ChangeConflict] = [], notes: [String] = []
-        var recorded: [Int: TablesWithDeltas.Change] = [:]
+        var edits = ElementEdits()
         var taken: [[UInt8]: Int] = [:]  // deltas of each name so far: the k-th goes to the k-th table
         for case .delta(let delta) in changes.file.stream.elements {
             let k = taken[nameKey(delta.name), default: 0]
             taken[nameKey(delta.name)] = k + 1
-            guard let index = tables.index(named: delta.name, k) else {
+            guard let place = tables.place(named: delta.name, k) else {
                 conflicts += ChangeConflict.notFound(delta, "the target has no table of this name")
                 continue
             }
-            let table = tables.entries[index].table
-            var tracker = ChangeTracker(table: table, delta: tables.entries[index].delta)
+            // (A document in memory: reading cannot fail.)
+            let read = try tables.source.read(place)
+            let table = read.table!
+            var tracker = ChangeTracker(table: table, delta: read.delta)
             let current = tracker.rows
             // The changes replayed over the current rows, as a fold replays them over the stored ones.
             let classed = ClassedReplay(delta, over: Table(name: table.name, schema: table.schema, fields: table.fields, rows: current),
@@ -55,10 +57,10 @@ public enum BriefcaseApply {
             } catch {
                 throw BriefcaseError(.invalidModel, "table '\(table.displayName)': \(error.message)")
             }
-            if let delta = tracker.pendingDelta { recorded[index] = .delta(delta) }
+            if let delta = tracker.pendingDelta { edits.setDelta(delta, of: place) }
         }
         var applied = target
-        applied.file.stream.elements = tables.elements(with: recorded)
+        applied.file.stream.elements = edits.applied(to: target.file.stream.elements)
         return Result(document: applied, conflicts: conflicts, notes: notes)
     }
 }

@@ -17,6 +17,10 @@ struct ChangingRows {
     /// LOCAL's and REMOTE's current rows of these keys.
     let local: [Row]
     let remote: [Row]
+    /// LOCAL's and REMOTE's tables holding only their stored rows of these keys: with their
+    /// deltas, all of a side that is not BASE's bytes (what the side's code page hangs on).
+    let localStored: Table
+    let remoteStored: Table
 
     init?(base: (table: Table, delta: Delta?), local: (table: Table, delta: Delta?), remote: (table: Table, delta: Delta?), keys: [Int]) {
         let sides = [base, local, remote]
@@ -41,8 +45,10 @@ struct ChangingRows {
             return Table(name: original.name, schema: original.schema, fields: original.fields, rows: found[side].map(views[side].row))
         }
         self.base = table(0)
-        self.local = currentRows(table(1), local.delta)
-        self.remote = currentRows(table(2), remote.delta)
+        localStored = table(1)
+        remoteStored = table(2)
+        self.local = currentRows(localStored, local.delta)
+        self.remote = currentRows(remoteStored, remote.delta)
     }
 
     /// For each side, the places of its stored rows whose keys can differ, in order; nil when two
@@ -53,12 +59,14 @@ struct ChangingRows {
                                                 rowKey: (StoredColumnsReader, Int) -> Key,
                                                 valuesKey: ([Value?]) -> Key) -> [[Int]]? {
         let readers = views.map { $0.columns(keys) }
+        // (Views and readers taken out of their arrays once: each access in a loop would retain.)
+        let baseView = views[0], baseReader = readers[0]
         var baseIndex: [Key: Int] = [:]
-        baseIndex.reserveCapacity(views[0].count)
+        baseIndex.reserveCapacity(baseView.count)
         var baseKeys: [Key] = []
-        baseKeys.reserveCapacity(views[0].count)
-        for i in 0 ..< views[0].count {
-            let key = rowKey(readers[0], i)
+        baseKeys.reserveCapacity(baseView.count)
+        for i in 0 ..< baseView.count {
+            let key = rowKey(baseReader, i)
             guard baseIndex.updateValue(i, forKey: key) == nil else { return nil }
             baseKeys.append(key)
         }
@@ -67,16 +75,17 @@ struct ChangingRows {
         // of keys BASE lacks.
         var pairs: [[Int]] = [], added: [[Key: Int]] = []
         for side in 1 ... 2 {
-            var pair = [Int](repeating: -1, count: views[0].count)
+            let view = views[side], reader = readers[side]
+            var pair = [Int](repeating: -1, count: baseView.count)
             var new: [Key: Int] = [:]
-            for j in 0 ..< views[side].count {
+            for j in 0 ..< view.count {
                 // A row with BASE's bytes at BASE's place holds BASE's key there: no hash needed.
-                if j < pair.count && views[0].sameBytes(j, as: views[side], j) {
+                if j < pair.count && baseView.sameBytes(j, as: view, j) {
                     guard pair[j] < 0 else { return nil }
                     pair[j] = j
                     continue
                 }
-                let key = rowKey(readers[side], j)
+                let key = rowKey(reader, j)
                 guard let i = baseIndex[key] else {
                     guard new.updateValue(j, forKey: key) == nil else { return nil }
                     changing.insert(key)
@@ -84,7 +93,7 @@ struct ChangingRows {
                 }
                 guard pair[i] < 0 else { return nil }
                 pair[i] = j
-                if !views[0].sameBytes(i, as: views[side], j) { changing.insert(key) }
+                if !baseView.sameBytes(i, as: view, j) { changing.insert(key) }
             }
             for i in pair.indices where pair[i] < 0 { changing.insert(baseKeys[i]) }
             pairs.append(pair)

@@ -63,18 +63,50 @@ public enum ThreeWayMerge {
     /// `jobs` above 1 merges tables on that many threads (the result is the same as with one).
     public static func merge(base: BriefcaseDocument, local: BriefcaseDocument, remote: BriefcaseDocument,
                              rules: Rules = Rules(), asStored: Bool = false, jobs: Int = 1) throws(BriefcaseError) -> Result {
-        let baseTables = TablesWithDeltas(base), localTables = TablesWithDeltas(local), remoteTables = TablesWithDeltas(remote)
-        // Each of BASE's tables with its delta and the sides' tables of its name.
-        let work = baseTables.entries.map { entry in
-            TableWork(table: entry.table, own: entry.delta, local: localTables.table(named: entry.table.name, entry.ordinal),
-                      remote: remoteTables.table(named: entry.table.name, entry.ordinal))
+        let plan = try merge(base: BriefcaseTables(base), local: BriefcaseTables(local), remote: BriefcaseTables(remote),
+                             rules: rules, asStored: asStored, jobs: jobs)
+        var result = base
+        result.file.stream.elements = plan.edits.applied(to: base.file.stream.elements)
+        return Result(document: result, conflicts: plan.conflicts)
+    }
+
+    /// What merging gives, before anything is written: BASE's elements to edit — pending deltas
+    /// replaced or added (or, `asStored`, tables' rows stored and deltas dropped) — and the
+    /// conflicts.
+    package struct Plan: Sendable {
+        package var edits: ElementEdits
+        package var conflicts: [Conflict]
+        /// Whether all that LOCAL's and REMOTE's merged tables hold other than BASE's bytes —
+        /// their deltas, their stored rows that are not BASE's — keeps to the code page
+        /// `sidesChecked` stands for (true when nothing was checked).
+        package var sidesHold = (local: true, remote: true)
+    }
+
+    /// The same of three briefcases read table by table (Spec/merge.md §3, "Speed and memory"):
+    /// each of BASE's tables is read with the sides' tables of its name when it is merged — from
+    /// a binary briefcase mapped, no copy — and let go after, so memory holds the tables being
+    /// merged and what merging them gave (the rows that changed), never a whole briefcase.
+    ///
+    /// `sidesChecked`, BASE's code page as its heads say, is what each side's text that is not
+    /// BASE's bytes is checked against on the way (`Plan.sidesHold`): with BASE's own strings
+    /// keeping to it, a side that does too reads in BASE's code page, its strings never read twice.
+    package static func merge(base: BriefcaseTables, local: BriefcaseTables, remote: BriefcaseTables,
+                              rules: Rules = Rules(), asStored: Bool = false, jobs: Int = 1,
+                              sidesChecked: StreamingCodePageDetection? = nil) throws(BriefcaseError) -> Plan {
+        let baseTables = NamedTables(base), localTables = NamedTables(local), remoteTables = NamedTables(remote)
+        // Each of BASE's tables with the sides' tables of its name.
+        let work = baseTables.places.indices.map { i in
+            let place = baseTables.places[i]
+            return TableWork(place: place, sources: (base, local, remote),
+                             local: localTables.place(named: place.name, baseTables.ordinals[i]),
+                             remote: remoteTables.place(named: place.name, baseTables.ordinals[i]))
         }
         let outcomes: [TableWork.Outcome]
         if jobs > 1 && work.count > 1 {
             // Tables on `jobs` threads, taken in order: the same result, the same first error.
             let merging = WorkDoneAhead<Swift.Result<TableWork.Outcome, BriefcaseError>>(
-                sizes: work.map { $0.table.rows.count }, jobs: jobs, name: "briefcase merge", outputsAreSmall: true) {
-                { n in Swift.Result { () throws(BriefcaseError) in try work[n].merge(rules: rules, asStored: asStored) } }
+                sizes: work.map(\.size), jobs: jobs, name: "briefcase merge", outputsAreSmall: true) {
+                { n in Swift.Result { () throws(BriefcaseError) in try work[n].merge(rules: rules, asStored: asStored, checking: sidesChecked) } }
             }
             defer { merging.stop() }
             var taken: [TableWork.Outcome] = []
@@ -82,34 +114,61 @@ public enum ThreeWayMerge {
             outcomes = taken
         } else {
             var taken: [TableWork.Outcome] = []
-            for item in work { taken.append(try item.merge(rules: rules, asStored: asStored)) }
+            for item in work { taken.append(try item.merge(rules: rules, asStored: asStored, checking: sidesChecked)) }
             outcomes = taken
         }
-        var changes: [Int: TablesWithDeltas.Change] = [:]
-        for (index, outcome) in outcomes.enumerated() { changes[index] = outcome.change }
-        var result = base
-        result.file.stream.elements = baseTables.elements(with: changes)
-        return Result(document: result, conflicts: outcomes.flatMap(\.conflicts))
+        var edits = ElementEdits()
+        for (item, outcome) in zip(work, outcomes) {
+            switch outcome.change {
+            case .delta(let delta)?: edits.setDelta(delta, of: item.place)
+            case .stored(let table)?: edits.store(table, at: item.place)
+            case nil: break
+            }
+        }
+        return Plan(edits: edits, conflicts: outcomes.flatMap(\.conflicts),
+                    sidesHold: (outcomes.allSatisfy(\.sidesHold.local), outcomes.allSatisfy(\.sidesHold.remote)))
     }
 }
 
-/// One of BASE's tables to merge: it, its delta, the sides' tables of its name.
+/// One of BASE's tables to merge: its place, and the sides' tables of its name (nil: none).
 struct TableWork: Sendable {
-    let table: Table
-    let own: Delta?
-    /// The sides' tables of its name (nil: the side has none).
-    let local: (table: Table, delta: Delta?)?
-    let remote: (table: Table, delta: Delta?)?
+    let place: TablePlace
+    let sources: (base: BriefcaseTables, local: BriefcaseTables, remote: BriefcaseTables)
+    let local: TablePlace?
+    let remote: TablePlace?
 
-    /// What merging it gave: its conflicts, and its pending delta (or, `asStored`, its rows).
+    /// The bytes of the three (how much work it is).
+    var size: Int { place.size + (local?.size ?? 0) + (remote?.size ?? 0) }
+
+    /// What merging it gave: its conflicts, and its pending delta (or, `asStored`, its rows stored).
     struct Outcome: Sendable {
         var conflicts: [ThreeWayMerge.Conflict]
-        var change: TablesWithDeltas.Change?
+        var change: Change?
+        var sidesHold = (local: true, remote: true)
     }
 
-    func merge(rules: ThreeWayMerge.Rules, asStored: Bool) throws(BriefcaseError) -> Outcome {
+    enum Change: Sendable {
+        case delta(Delta)
+        case stored(Table)
+    }
+
+    func merge(rules: ThreeWayMerge.Rules, asStored: Bool, checking: StreamingCodePageDetection?) throws(BriefcaseError) -> Outcome {
+        let base = try sources.base.read(place)
+        defer { sources.base.release(place) }
+        let table = base.table!
         func refuse(_ message: String) -> BriefcaseError { BriefcaseError(.invalidModel, "table '\(table.displayName)': \(message)") }
         guard let local, let remote else { throw refuse("LOCAL and REMOTE must both have it (merge changes rows, not tables)") }
+        let ours = try sources.local.read(local)
+        defer { sources.local.release(local) }
+        let theirs = try sources.remote.read(remote)
+        defer { sources.remote.release(remote) }
+        return try merge(table, base.delta, local: (ours.table!, ours.delta), remote: (theirs.table!, theirs.delta), rules: rules,
+                         asStored: asStored, checking: checking, refuse: refuse)
+    }
+
+    private func merge(_ table: Table, _ own: Delta?, local: (table: Table, delta: Delta?), remote: (table: Table, delta: Delta?),
+                       rules: ThreeWayMerge.Rules, asStored: Bool, checking: StreamingCodePageDetection?,
+                       refuse: (String) -> BriefcaseError) throws(BriefcaseError) -> Outcome {
         guard local.table.fields == table.fields, remote.table.fields == table.fields else {
             throw refuse("LOCAL and REMOTE must have BASE's fields (merge changes rows, not schemas)")
         }
@@ -118,6 +177,12 @@ struct TableWork: Sendable {
         // The rows that can differ — by their bytes, or touched by a pending change — when the
         // rows are bytes and the deltas find rows by the key; else every row.
         let changing = ChangingRows(base: (table, own), local: local, remote: remote, keys: keys)
+        // A side's text that is not BASE's bytes: its delta, and its stored rows not BASE's.
+        func holds(_ side: (table: Table, delta: Delta?), stored: Table?) -> Bool {
+            guard let checking else { return true }
+            return side.delta.map { checking.holds(for: .delta($0)) } ?? true && checking.holds(for: .table(stored ?? side.table))
+        }
+        let sidesHold = (holds(local, stored: changing?.localStored), holds(remote, stored: changing?.remoteStored))
         var tracker = ChangeTracker(table: changing?.base ?? table, delta: own)
         let merged = try TableMerge(table: table, keys: keys, rules: rules)
             .merge(base: tracker.rows, local: changing?.local ?? currentRows(local.table, local.delta),
@@ -128,9 +193,11 @@ struct TableWork: Sendable {
             throw refuse(error.message)
         }
         if asStored {
-            return Outcome(conflicts: merged.conflicts, change: .storedRows(changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta)))
+            var stored = table
+            stored.rows = Rows(changing == nil ? tracker.rows : currentRows(table, tracker.pendingDelta))
+            return Outcome(conflicts: merged.conflicts, change: .stored(stored), sidesHold: sidesHold)
         }
-        return Outcome(conflicts: merged.conflicts, change: tracker.pendingDelta.map { .delta($0) })
+        return Outcome(conflicts: merged.conflicts, change: tracker.pendingDelta.map { .delta($0) }, sidesHold: sidesHold)
     }
 }
 

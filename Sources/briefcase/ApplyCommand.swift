@@ -53,9 +53,8 @@ struct ApplyCommand: ParsableCommand {
     func run() throws {
         let outputFormat = try ConversionPaths.outputFormat(output, to: to, input: target, replacing: force)
         let changed = try ReadDocument(changes, options: inputOptions)
-        try Conversion(transforming: target, into: output, format: outputFormat, options: inputOptions, replacing: force) {
-            [target, changes, onConflict] document, codePage in
-            if changed.codePage != codePage, let text = Self.nonASCIIText(in: changed.document) {
+        try Conversion(.transformed { [target, changes, onConflict] document, codePage in
+            if changed.codePage != codePage, let text = EightBitText.firstNonASCII(in: changed.document.file.stream.deltas.map(Element.delta)) {
                 throw BriefcaseError(.invalidModel, "8-bit text of \(changes) is \(changed.codePage.name), of \(target) \(codePage.name): '\(text)' cannot be carried over as its bytes (give --encoding)")
             }
             let applied: BriefcaseApply.Result
@@ -66,18 +65,6 @@ struct ApplyCommand: ParsableCommand {
             }
             try FoldCommand.report(applied.conflicts, notes: applied.notes, of: changes, codePage: codePage, resolution: onConflict)
             return applied.document
-        }.run()
-    }
-
-    /// The first 8-bit string of `document`'s pending changes that is not ASCII, shown in UTF-8.
-    static func nonASCIIText(in document: BriefcaseDocument) -> String? {
-        for delta in document.file.stream.deltas {
-            for change in delta.changes {
-                for case .ansiString(let text)? in change.oldValues + change.newValues where !text.bytes.allSatisfy({ $0 < 0x80 }) {
-                    return String(decoding: text.bytes, as: UTF8.self)
-                }
-            }
-        }
-        return nil
+        }, of: target, into: output, format: outputFormat, options: inputOptions, replacing: force).run()
     }
 }

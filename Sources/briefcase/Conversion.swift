@@ -22,9 +22,21 @@ struct Conversion {
     /// `--force`: the output may replace what is at OUTPUT (a folder only a folder briefcase).
     let replacing: Bool
     let progress: ProgressBar?
-    /// What is written instead of the input itself (`fold`): the input read whole, and made into
-    /// another document, given its code page.
-    var transform: ((BriefcaseDocument, CodePage) throws -> BriefcaseDocument)? = nil
+    /// What is written: the input as it is (`convert`), or something made of it.
+    var content: Content = .input
+
+    /// What a conversion writes.
+    enum Content {
+        /// The input as it is.
+        case input
+        /// The input read whole and made into another document, given its code page (`fold`, `apply`).
+        case transformed((BriefcaseDocument, CodePage) throws -> BriefcaseDocument)
+        /// A binary input, opened already, with some of its elements edited: read element by
+        /// element as `convert` reads it (`merge`).
+        case edited(InputSource.Opened, ElementEdits)
+        /// A document made already, in its code page, in place of the input (which is not read).
+        case document(BriefcaseDocument, CodePage)
+    }
 
     func run() throws {
         // A JSON input shows its own progress (the offset read), not the bytes written.
@@ -59,13 +71,19 @@ struct Conversion {
         let source = InputSource(path: input, format: inputFormat, encoding: encoding, skipDamaged: skipDamaged, jobs: jobs,
                                  progress: progress, output: output)
         do {
-            if let transform {
+            let textOutput = outputFormat.container == nil
+            switch content {
+            case .input:
+                try source.read(into: &sink, textOutput: textOutput, canRestart: output != "-")
+            case .transformed(let transform):
                 var collector = BriefcaseCollector()
-                try source.read(into: &collector, textOutput: outputFormat.container == nil)
+                try source.read(into: &collector, textOutput: textOutput)
                 let codePage = collector.head!.codePage
                 try transform(collector.document!, codePage).read(into: &sink, codePage: codePage)
-            } else {
-                try source.read(into: &sink, textOutput: outputFormat.container == nil, canRestart: output != "-")
+            case .edited(let opened, let edits):
+                try source.readElements(opened.editing(edits), into: &sink, textOutput: textOutput, canRestart: output != "-")
+            case .document(let document, let codePage):
+                try document.read(into: &sink, codePage: codePage)
             }
             try watch.check()
             try sink.commit()
@@ -84,14 +102,13 @@ struct Conversion {
 }
 
 extension Conversion {
-    /// `input` read whole (as `options` say), made into another document by `transform`, and
-    /// written to `output` in `format` as `convert` writes: what `fold`, `apply` and `merge` run.
-    init(transforming input: String, into output: String, format: FileFormat, options: InputOptions, replacing: Bool,
-         _ transform: @escaping (BriefcaseDocument, CodePage) throws -> BriefcaseDocument) throws {
+    /// `content`, made of `input` (read as `options` say), written to `output` in `format` as
+    /// `convert` writes: what `fold`, `apply` and `merge` run.
+    init(_ content: Content, of input: String, into output: String, format: FileFormat, options: InputOptions, replacing: Bool) throws {
         self.init(input: input, inputFormat: try options.format(of: input), output: output, outputFormat: format,
                   encoding: options.encoding.codePage, skipDamaged: false, jobs: options.jobs.count, ignoreLimits: false,
                   replacing: replacing, progress: nil)
-        self.transform = transform
+        self.content = content
     }
 }
 

@@ -10,42 +10,45 @@ struct DiffSide {
     let heads: Bin2Stream
 }
 
-/// An input of `diff` (Spec/diff.md §1, §8): a binary briefcase on disk — a `.daBriefcase`, a
-/// bare Bin2 stream, a folder; standard input and gzip spooled first — read table by table as
-/// the comparison reaches it, each table let go once compared; any other format read whole.
+/// An input of `diff` and `merge` (Spec/diff.md §1, §8; Spec/merge.md §3): a binary briefcase on
+/// disk — a `.daBriefcase`, a bare Bin2 stream, a folder; standard input and gzip spooled first —
+/// read table by table as the comparison or the merge reaches it, each table let go once done
+/// with; any other format read whole.
 struct DiffInput {
     let label: String
-    let compared: ComparedBriefcase
-    private let reading: Reading
+    let compared: BriefcaseTables
+    let reading: Reading
 
-    private enum Reading {
+    enum Reading {
         /// Read whole: its code page known, its notes and warnings told.
-        case whole(CodePage)
+        case whole(BriefcaseDocument, CodePage)
         /// Read table by table: told once compared.
-        case elements(InputSource, folderNote: String?, spooled: SpooledInput?)
+        case elements(InputSource, InputSource.Opened)
     }
 
-    /// `path` opened as `options` say, shown as `label` (default: the path).
-    init(_ path: String, options: InputOptions, label: String? = nil) throws {
+    /// `path` opened as `options` say, shown as `label` (default: the path); its code page
+    /// checked as it is read, or — not `checkingAsRead` — when asked (`codePage(telling:)`).
+    init(_ path: String, options: InputOptions, label: String? = nil, checkingAsRead: Bool = true) throws {
         self.label = label ?? path
         let source = options.source(path, format: try options.format(of: path))
         switch source.format {
         case .dabriefcase, .bin2, .folder:
-            let (elements, given, folderNote, spooled) = try source.openElements()
-            compared = ComparedBriefcase(elements, encoding: given)
-            reading = .elements(source, folderNote: folderNote, spooled: spooled)
+            let opened = try source.openElements()
+            compared = BriefcaseTables(opened.elements, encoding: opened.given, checkingAsRead: checkingAsRead)
+            reading = .elements(source, opened)
         case .json, .snapshot, .sqlite:
             let read = try ReadDocument(path, options: options)
-            compared = ComparedBriefcase(read.document)
-            reading = .whole(read.codePage)
+            compared = BriefcaseTables(read.document)
+            reading = .whole(read.document, read.codePage)
         }
     }
 
     /// An empty briefcase (what is not there), shown as `label`.
     init(empty label: String) {
         self.label = label
-        compared = ComparedBriefcase(BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile()))
-        reading = .whole(.utf8)
+        let empty = BriefcaseDocument(container: .dabriefcase, file: BriefcaseFile())
+        compared = BriefcaseTables(empty)
+        reading = .whole(empty, .utf8)
     }
 
     /// `a` and `b` compared as `options` say, and each side as printed; its notes and warnings
@@ -80,20 +83,34 @@ struct DiffInput {
 
     /// The side as printed, once compared: what reading it met told, as `convert` tells it.
     private func side() throws(BriefcaseError) -> DiffSide {
-        let heads = Bin2Stream(elements: compared.heads.compactMap { $0 })
+        DiffSide(path: label, codePage: try codePage(telling: true), heads: Bin2Stream(elements: compared.heads.compactMap { $0 }))
+    }
+
+    /// The code page of its 8-bit text, once read; with `telling`, what reading it met told as
+    /// `convert` tells it (an input read whole told it then).
+    func codePage(telling: Bool) throws(BriefcaseError) -> CodePage {
         switch reading {
-        case .whole(let codePage):
-            return DiffSide(path: label, codePage: codePage, heads: heads)
-        case .elements(let source, let folderNote, let spooled):
+        case .whole(_, let codePage):
+            return codePage
+        case .elements(let source, let opened):
             let report = try compared.readingReport() ?? ElementConversionReport(codePage: .utf8)
-            source.report(report, textOutput: true, folderNote: folderNote, spooled: spooled)
-            return DiffSide(path: label, codePage: report.codePage, heads: heads)
+            if telling { source.report(report, textOutput: true, folderNote: opened.folderNote, spooled: opened.spooled) }
+            return report.codePage
         }
     }
 
+    /// What reading it met told as `convert` tells it to a binary output: its warnings, no code
+    /// page looked for (an input read whole told them then).
+    func tellWarnings() throws(BriefcaseError) {
+        guard case .elements(let source, let opened) = reading, let warnings = try compared.readingWarnings() else { return }
+        var report = ElementConversionReport(codePage: .utf8)
+        report.warnings = warnings
+        source.report(report, textOutput: false, folderNote: nil, spooled: opened.spooled)
+    }
+
     /// An error of the spooled copy of standard input or a gzip input, told about the input.
-    private func relabel(_ error: BriefcaseError) -> BriefcaseError {
-        guard case .elements(_, _, let spooled?) = reading, error.file == spooled.path else { return error }
+    func relabel(_ error: BriefcaseError) -> BriefcaseError {
+        guard case .elements(_, let opened) = reading, let spooled = opened.spooled, error.file == spooled.path else { return error }
         return spooled.relabel(error)
     }
 }

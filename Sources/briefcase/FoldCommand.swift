@@ -44,12 +44,11 @@ struct FoldCommand: ParsableCommand {
     func run() throws {
         let (input, output) = (paths.input, paths.output)
         let outputFormat = try paths.outputFormat(replacing: force)
-        try Conversion(transforming: input, into: output, format: outputFormat, options: inputOptions, replacing: force) {
-            [input, onConflict] document, codePage in
+        try Conversion(.transformed { [input, onConflict] document, codePage in
             let folded = BriefcaseFold.fold(document, onConflict: onConflict)
             try Self.report(folded.conflicts, notes: folded.notes, of: input, codePage: codePage, resolution: onConflict)
             return folded.document
-        }.run()
+        }, of: input, into: output, format: outputFormat, options: inputOptions, replacing: force).run()
     }
 
     /// Tells the conflicts and notes of the changes of `path` on standard error: with `abort`,

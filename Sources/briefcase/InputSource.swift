@@ -46,7 +46,12 @@ struct InputSource {
     /// A binary briefcase on disk (standard input and gzip spooled first) or a folder, read by
     /// offset element by element into the sink.
     private func readElements<Sink: BriefcaseSink>(into sink: inout Sink, textOutput: Bool, canRestart: Bool) throws {
-        let (elements, given, folderNote, spooled) = try openElements()
+        try readElements(try openElements(), into: &sink, textOutput: textOutput, canRestart: canRestart)
+    }
+
+    /// The same, the input opened already (`openElements`).
+    func readElements<Sink: BriefcaseSink>(_ opened: Opened, into sink: inout Sink, textOutput: Bool, canRestart: Bool) throws {
+        let (elements, given, folderNote, spooled) = (opened.elements, opened.given, opened.folderNote, opened.spooled)
         BriefcaseElements.keepFreedMemoryForReuse() // each table reuses the memory of the one before
         do throws(BriefcaseError) {
             if skipDamaged && sink.needs.headsFirst {
@@ -71,22 +76,39 @@ struct InputSource {
     /// decided already (given, or a folder's), and the note a folder's code page gets. Standard
     /// input and gzip inputs cannot be read in place: they are spooled (inflated) into an unlinked
     /// temporary file first (`GzipInput.spool`), whose errors are told about the input.
-    func openElements() throws -> (BriefcaseElements, CodePage?, String?, SpooledInput?) {
+    func openElements() throws -> Opened {
         do {
             if format == .folder {
                 let briefcase = try Briefcase.openFolder(path, codePage: encoding)
                 let note = encoding == nil && briefcase.codePage != .utf8
                     ? "\(path): 8-bit strings read as \(briefcase.codePage.name) (override with --encoding)" : nil
-                return (BriefcaseElements(briefcase), briefcase.codePage, note, nil)
+                return Opened(elements: BriefcaseElements(briefcase), given: briefcase.codePage, folderNote: note, spooled: nil)
             }
             let (readable, spooled) = try Self.readable(path, as: format)
             do throws(BriefcaseError) {
-                return (try BriefcaseElements.open(readable, as: format.container!), encoding, nil, spooled)
+                return Opened(elements: try BriefcaseElements.open(readable, as: format.container!), given: encoding, folderNote: nil,
+                              spooled: spooled)
             } catch {
                 throw spooled?.relabel(error) ?? error
             }
         } catch let error as BriefcaseError {
             throw error.file == nil ? error.inFile(path) : error
+        }
+    }
+
+    /// A binary input opened for reading element by element (`openElements`).
+    struct Opened {
+        let elements: BriefcaseElements
+        /// The code page to write with when it is decided already (given, or a folder's).
+        let given: CodePage?
+        /// The note a folder's code page gets.
+        let folderNote: String?
+        /// The spooled copy of standard input or a gzip input.
+        let spooled: SpooledInput?
+
+        /// The same with `edits` made to its elements.
+        func editing(_ edits: ElementEdits) throws(BriefcaseError) -> Opened {
+            Opened(elements: try elements.edited(edits), given: given, folderNote: folderNote, spooled: spooled)
         }
     }
 

@@ -59,9 +59,9 @@ extension MergeCommand {
                 throw error
             }
         } else {
-            try Conversion(transforming: base, into: output, format: format, options: inputOptions, replacing: force) { _, _ in
-                try SnapshotImport(parsing: bytes).document
-            }.run()
+            let imported = try SnapshotImport(parsing: bytes)
+            try Conversion(.document(imported.document, imported.codePage), of: base, into: output, format: format, options: inputOptions,
+                           replacing: force).run()
         }
         try finish(report: Self.reportLines(result.conflicts), conflicts: result.conflicts.count,
                    resolvedByRule: result.conflicts.filter { $0.rule != nil }.count)

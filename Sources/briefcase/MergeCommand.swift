@@ -113,29 +113,59 @@ struct MergeCommand: ParsableCommand {
         let outputFormat = try ConversionPaths.outputFormat(output, to: format, input: base, replacing: force)
         if let report, !force && FileIO.exists(report) { throw UsageError("'\(report)' exists; use --force to replace it") }
         if let snapshots = try plainSnapshots() { return try mergeSnapshots(snapshots, into: outputFormat) }
-        let ours = try ReadDocument(local, options: inputOptions), theirs = try ReadDocument(remote, options: inputOptions)
+        // Each table of BASE merged with the sides' of its name, read table by table (binary
+        // inputs mapped, each table let go once merged); then BASE written as `convert` writes
+        // it, its edited elements (deltas, or stored rows) in place of its own. BASE's strings
+        // are checked for its code page as they are read; the sides' only as needed (below).
+        let inputs = try [base, local, remote].enumerated().map { try DiffInput($1, options: inputOptions, checkingAsRead: $0 == 0) }
         let rules = try parsedRules()
-        var conflicts: [ThreeWayMerge.Conflict] = []
-        var codePage = CodePage.utf8
-        let jobs = inputOptions.jobs.count
-        try Conversion(transforming: base, into: output, format: outputFormat, options: inputOptions, replacing: force) {
-            [base, asStored] document, basePage in
-            for side in [ours, theirs] where side.codePage != basePage {
-                throw BriefcaseError(.invalidModel, "\(side.path) reads as \(side.codePage.name), \(base) as \(basePage.name): 8-bit text would not mean the same (give --encoding)")
+        let plan: ThreeWayMerge.Plan
+        do throws(BriefcaseError) {
+            plan = try ThreeWayMerge.merge(base: inputs[0].compared, local: inputs[1].compared, remote: inputs[2].compared,
+                                           rules: rules, asStored: asStored, jobs: inputOptions.jobs.count,
+                                           sidesChecked: inputs[0].compared.headsDetection)
+        } catch {
+            let relabeled = inputs.reduce(error) { $1.relabel($0) }
+            throw relabeled.file == nil ? relabeled.inFile(base) : relabeled  // (what cannot be merged is of the inputs)
+        }
+        let codePage = try sameCodePage(inputs, plan)
+        for input in inputs.dropFirst() { try input.tellWarnings() }
+        let content: Conversion.Content
+        switch inputs[0].reading {
+        case .elements(_, let opened):
+            content = .edited(opened, plan.edits)
+        case .whole(var document, let codePage):
+            document.file.stream.elements = plan.edits.applied(to: document.file.stream.elements)
+            content = .document(document, codePage)
+        }
+        try Conversion(content, of: base, into: output, format: outputFormat, options: inputOptions, replacing: force).run()
+        try finish(report: Self.reportLines(plan.conflicts, codePage: codePage), conflicts: plan.conflicts.count,
+                   resolvedByRule: plan.conflicts.filter { $0.field != nil }.count)
+    }
+
+    /// BASE's code page, after making sure that the 8-bit text the merge carries from a side into
+    /// OUTPUT or the report means there what it meant on its side (Spec/merge.md §3): when there
+    /// is such text, both sides must read in BASE's code page. A side whose heads agree with
+    /// BASE's does when all of it that is not BASE's bytes keeps to them (`Plan.sidesHold`, and
+    /// its elements the merge did not read), BASE's own strings keeping to them too; else its
+    /// code page is detected as `convert` detects it.
+    private func sameCodePage(_ inputs: [DiffInput], _ plan: ThreeWayMerge.Plan) throws -> CodePage {
+        let basePage = try inputs[0].codePage(telling: false)
+        guard let text = EightBitText.firstNonASCII(in: plan) else { return basePage }
+        let heads = inputs[0].compared.headsDetection
+        for (index, path) in [(1, local), (2, remote)] {
+            let side = inputs[index].compared
+            let holds = index == 1 ? plan.sidesHold.local : plan.sidesHold.remote
+            if let heads, heads.detection.codePage == basePage, holds, let sideHeads = side.headsDetection, sideHeads.agrees(with: heads),
+               try side.unreadElementsHold(heads) {
+                continue
             }
-            let merged: ThreeWayMerge.Result
-            do throws(BriefcaseError) {
-                merged = try ThreeWayMerge.merge(base: document, local: ours.document, remote: theirs.document, rules: rules,
-                                                 asStored: asStored, jobs: jobs)
-            } catch {
-                throw error.inFile(base)  // (what cannot be merged is of the inputs, not of OUTPUT)
+            let sidePage = try inputs[index].codePage(telling: false)
+            guard sidePage == basePage else {
+                throw BriefcaseError(.invalidModel, "\(path) reads as \(sidePage.name), \(base) as \(basePage.name): 8-bit text such as '\(text)' would not mean the same (give --encoding)")
             }
-            conflicts = merged.conflicts
-            codePage = basePage
-            return merged.document
-        }.run()
-        try finish(report: Self.reportLines(conflicts, codePage: codePage), conflicts: conflicts.count,
-                   resolvedByRule: conflicts.filter { $0.field != nil }.count)
+        }
+        return basePage
     }
 
     /// Writes the report, tells the conflicts, and exits 1 under `--strict` when a rule resolved one.

@@ -175,6 +175,45 @@ import BriefcaseTestSupport
                 "\(refused.stderr)")
     }
 
+    /// Notes (ID key, Note 8-bit text) in `encoding` holding `rows`, as a JSON document at `path`
+    /// (and, `binary`, converted to a `.daBriefcase` there, whose path is returned).
+    static func notes(_ rows: [[Any]], encoding: String, at path: String, binary: Bool) throws -> String {
+        let document: [String: Any] = [
+            "format": "briefcase-json", "version": 1, "container": "dabriefcase", "encoding": encoding,
+            "elements": [["kind": "table", "name": "Notes",
+                          "schema": ["fieldPropertyCount": 2, "fields": [[["Name", "ID"], ["InPrimaryKey", "True"]], [["Name", "Note"], ["InPrimaryKey", "False"]]],
+                                     "parameterPropertyCount": 0, "parameters": []] as [String: Any],
+                          "fields": [["name": "ID", "type": "datInteger", "size": 0], ["name": "Note", "type": "datString", "size": 20]],
+                          "rows": rows]],
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: path))
+        guard binary else { return path }
+        let converted = path + ".daBriefcase"
+        #expect(try CLITests.run(["convert", path, converted]).status == 0)
+        return converted
+    }
+
+    /// 8-bit text carried from a side into OUTPUT must mean what it meant there: a windows-1252
+    /// LOCAL's "café" cannot go into a UTF-8 BASE's output (trouble), while its ASCII change can
+    /// — whether the inputs are read whole (JSON) or table by table (binary).
+    @Test(arguments: [false, true])
+    func eightBitTextIsCarriedOnlyInOneCodePage(binary: Bool) throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let base = try Self.notes([[1, "a"], [2, "b"]], encoding: "utf-8", at: path("base.json"), binary: binary)
+        let accented = try Self.notes([[1, "café"], [2, "b"]], encoding: "windows-1252", at: path("accented.json"), binary: binary)
+        let refused = try CLITests.run(["merge", base, accented, base, "-o", path("out.json")])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(accented) reads as windows-1252, \(base) as utf-8: 8-bit text such as 'caf"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("out.json")))
+        // A windows-1252 side whose change is ASCII: nothing that depends on the code page is carried.
+        let plain = try Self.notes([[1, "a"], [2, "bb"]], encoding: "windows-1252", at: path("plain.json"), binary: binary)
+        let merged = try CLITests.run(["merge", base, plain, base, "-o", path("ok.json")])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try CLITests.run(["cat", path("ok.json"), "--table", "Notes"]).text == "{\"ID\": 1, \"Note\": \"a\"}\n{\"ID\": 2, \"Note\": \"bb\"}\n")
+    }
+
     /// `rows` of the first table of the single-file briefcase at `path`, changed by `edit` and
     /// written back with the library.
     static func edit(_ path: String, _ edit: (inout [Row]) -> Void) throws {

@@ -57,7 +57,7 @@ struct ComparisonTests {
         guard case .row(let changed)? = differences.first else { Issue.record("a row first"); return }
         #expect(changed.old?[1] == .wide("One") && changed.new?[1] == .wide("Uno"))
         #expect(changed.keyFields == ["ID"])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
     }
 
     /// Values compare bit for bit: NaN equals the same NaN, −0.0 differs from 0.0, NULL from 0.
@@ -65,7 +65,7 @@ struct ComparisonTests {
         let a = Self.document([.table(Self.orders([Self.row(1, "a", .nan), Self.row(2, "b", 0.0), Self.row(3, "c", nil)]))])
         let b = Self.document([.table(Self.orders([Self.row(1, "a", .nan), Self.row(2, "b", -0.0), Self.row(3, "c", 0)]))])
         #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["changed 2 [\"Price\"]", "changed 3 [\"Price\"]"])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
     }
 
     /// A keyless table is a multiset of whole rows: a duplicate removed once is one removal; by
@@ -77,8 +77,8 @@ struct ComparisonTests {
         let byPosition = BriefcaseComparison.differences(a, b, options: DiffOptions(byPosition: true))
         #expect(Self.rows(byPosition) == ["changed  [\"ID\", \"Name\", \"Price\"]", "changed  [\"ID\", \"Name\", \"Price\"]"])
         #expect(byPosition.compactMap { if case .row(let r) = $0 { r.position } else { nil } } == [0, 2])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(byPosition: true))
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b, options: DiffOptions(byPosition: true))
     }
 
     /// Fields added, removed, retyped and re-keyed; ignored fields are not compared.
@@ -95,7 +95,7 @@ struct ComparisonTests {
         #expect(fields == ["changed Name", "changed Price", "added Note"])
         // Name ignored, Price's value 1.0 (float) against 1 (integer): different kinds of value.
         #expect(Self.rows(differences) == ["changed 1 [\"Price\"]"])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(ignoredFields: ["name"]))
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b, options: DiffOptions(ignoredFields: ["name"]))
     }
 
     @Test func propertiesAndTables() throws {
@@ -114,8 +114,8 @@ struct ComparisonTests {
             .table(name: "Customers", kind: .added),
         ])
         #expect(BriefcaseComparison.differences(a, b, options: DiffOptions(tables: ["orders"], ignoredProperties: ["Changed", "Gone", "New"])).isEmpty)
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(tables: ["orders"], ignoredProperties: ["Changed", "Gone", "New"]))
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b, options: DiffOptions(tables: ["orders"], ignoredProperties: ["Changed", "Gone", "New"]))
     }
 
     /// Pending changes paired by record id: 1101 changed (new value), 1102 removed, 1103 added.
@@ -139,8 +139,8 @@ struct ComparisonTests {
         // Current rows: A has 1 Uno (2 deleted), B has 1 Eins, 2 Two, 3 Three.
         #expect(Self.rows(BriefcaseComparison.differences(a, b, options: DiffOptions(current: true)))
                 == ["changed 1 [\"Name\"]", "added 2 []", "added 3 []"])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b, options: DiffOptions(current: true))
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b, options: DiffOptions(current: true))
     }
 
     /// Blobs and 8-bit text compare their bytes, whatever the code page would show: GBK's 你 in
@@ -153,7 +153,7 @@ struct ComparisonTests {
         let a = Self.document([.table(Self.orders([row(1, [0, 1, 2], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, nil, [0x78])], fields: fields))])
         let b = Self.document([.table(Self.orders([row(1, [0, 1, 3], [0xC4, 0xE3]), row(2, [], [0x78]), row(3, [], [0x78])], fields: fields))])
         #expect(Self.rows(BriefcaseComparison.differences(a, b)) == ["changed 1 [\"Data\"]", "changed 3 [\"Data\"]"])
-        try ComparedBriefcaseTests.expectTheSameFromFiles(a, b)
+        try BriefcaseTablesTests.expectTheSameFromFiles(a, b)
     }
 
     /// Two fields of one name (found by fuzzing: `Fixtures/regressions/diff/`): the k-th of a

@@ -124,9 +124,9 @@ public final class BriefcaseElements {
     public let elements: [Stored]
     /// Warnings about the container itself (bytes after the index, bytes between properties and
     /// data), reported after the elements' warnings.
-    public private(set) var containerWarnings: [DecodingWarning] = []
+    public internal(set) var containerWarnings: [DecodingWarning] = []
     /// The code page a folder's `Properties.plist` was read with (nil for single files).
-    public private(set) var folderCodePage: CodePage?
+    public internal(set) var folderCodePage: CodePage?
     /// The memory of the last element read, reused for the next once that element is gone.
     private var spare: [UInt8] = []
     /// The size of the largest element: the memory `spare` is given when it is first needed, so

@@ -37,6 +37,12 @@ package struct StreamingCodePageDetection: Sendable {
     /// UTF-8 (the heads' strings are already known to be), which a UTF-8 writer checks anyway.
     public var holdsWhileValidUTF8: Bool { mustDecode == .utf8 }
 
+    /// Whether `other` chose the same code page and holds on the same strings (two briefcases
+    /// whose heads agree).
+    package func agrees(with other: StreamingCodePageDetection) -> Bool {
+        detection.codePage == other.detection.codePage && mustDecode == other.mustDecode
+    }
+
     /// True when `element`'s 8-bit strings leave `detection` unchanged.
     public func holds(for element: Element) -> Bool {
         guard let mustDecode else { return true }

@@ -3,10 +3,10 @@ import Testing
 import BriefcaseKit
 @testable import BriefcaseDiff
 
-/// Briefcases on disk compared table by table (`ComparedBriefcase` of `BriefcaseElements`,
+/// Briefcases on disk compared table by table (`BriefcaseTables` of `BriefcaseElements`,
 /// Spec/diff.md §8): the differences of the documents (which `ComparisonTests` checks against
 /// differences written by hand), with one job or two; the code page and the errors of reading.
-struct ComparedBriefcaseTests {
+struct BriefcaseTablesTests {
     /// `document` written as a `.daBriefcase` in a new temporary folder.
     static func file(_ document: BriefcaseDocument, named name: String = "x") throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("briefcase-diff-\(UUID().uuidString)")
@@ -27,8 +27,8 @@ struct ComparedBriefcaseTests {
         defer { remove(pathA, pathB) }
         var options = options
         options.jobs = jobs
-        let old = ComparedBriefcase(try BriefcaseElements.open(pathA, as: .dabriefcase))
-        let new = ComparedBriefcase(try BriefcaseElements.open(pathB, as: .dabriefcase))
+        let old = BriefcaseTables(try BriefcaseElements.open(pathA, as: .dabriefcase))
+        let new = BriefcaseTables(try BriefcaseElements.open(pathB, as: .dabriefcase))
         let differences = try BriefcaseComparison.differences(old, new, options: options)
         #expect(try old.readingReport()?.warnings.isEmpty == true)
         return differences
@@ -57,13 +57,13 @@ struct ComparedBriefcaseTests {
         let path = try Self.file(document)
         defer { Self.remove(path) }
         for tables: [ByteString]? in [nil, ["Plain"]] {
-            let side = ComparedBriefcase(try BriefcaseElements.open(path, as: .dabriefcase))
+            let side = BriefcaseTables(try BriefcaseElements.open(path, as: .dabriefcase))
             #expect(try BriefcaseComparison.differences(side, side, options: DiffOptions(tables: tables)).isEmpty)
             let report = try #require(try side.readingReport())
             #expect(report.codePage == expected.codePage && report.detection?.reason == expected.reason, "tables \(String(describing: tables))")
         }
         // Given, it is not detected.
-        let given = ComparedBriefcase(try BriefcaseElements.open(path, as: .dabriefcase), encoding: .utf8)
+        let given = BriefcaseTables(try BriefcaseElements.open(path, as: .dabriefcase), encoding: .utf8)
         #expect(try given.readingReport()?.codePage == .utf8)
     }
 
@@ -79,7 +79,7 @@ struct ComparedBriefcaseTests {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         for i in range.upperBound - 40 ..< range.upperBound { bytes[i] = 0xFF }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let side = { ComparedBriefcase(try BriefcaseElements.open(path, as: .dabriefcase)) }
+        let side = { BriefcaseTables(try BriefcaseElements.open(path, as: .dabriefcase)) }
         let error = try #require(throws: BriefcaseError.self) { try BriefcaseComparison.differences(side(), side()) }
         #expect(error.file == path && error.element == "Orders")
         let other = try side()

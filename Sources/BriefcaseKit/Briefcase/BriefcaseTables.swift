@@ -1,19 +1,19 @@
-import BriefcaseKit
 import Synchronization
 
-/// One side of a comparison (Spec/diff.md §1, §8): a briefcase's properties and its tables with
-/// their deltas, each table read only when it is compared.
+/// A briefcase read table by table (Spec/diff.md §8, Spec/merge.md §3): its properties and its
+/// tables with their deltas, each table read only when it is wanted — as `diff` compares and
+/// `merge` merges two or three briefcases.
 ///
 /// A document in memory has them all. A binary briefcase opened element by element
 /// (`BriefcaseElements`: a `.daBriefcase`, a bare Bin2 stream, a folder) has its element index
-/// only: each table is decoded from its file mapped when it is compared (its rows stay views into
-/// the mapping, no copy) and let go once compared, so a comparison holds the tables it is
-/// comparing, never the whole briefcase.
-public struct ComparedBriefcase: Sendable, TableSource {
+/// only: each table is decoded from its file mapped when it is read (its rows stay views into
+/// the mapping, no copy) and let go once done with, so a comparison or a merge holds the tables
+/// it is working on, never the whole briefcase.
+public struct BriefcaseTables: Sendable, TableSource {
     /// The briefcase's properties, in order.
     public let properties: [BriefcaseProperty]
     /// Its tables with their deltas, then the deltas of no table (`TablePlace.places`).
-    let places: [TablePlace]
+    package let places: [TablePlace]
     private let source: Source
 
     private enum Source: Sendable {
@@ -30,12 +30,15 @@ public struct ComparedBriefcase: Sendable, TableSource {
     }
 
     /// A binary briefcase read table by table as the comparison reaches it. Its code page is
-    /// `encoding`, or detected as `convert` detects it (`readingReport()`).
-    public init(_ elements: BriefcaseElements, encoding: CodePage? = nil) {
+    /// `encoding`, or detected as `convert` detects it (`readingReport()`): each element's
+    /// strings checked against the heads' choice as it is read — or, not `checkingAsRead` (for a
+    /// caller that may not need the code page at all), every element's strings looked at only
+    /// if `readingReport()` is asked for.
+    public init(_ elements: BriefcaseElements, encoding: CodePage? = nil, checkingAsRead: Bool = true) {
         properties = elements.properties
         let stored = elements.elements
         places = TablePlace.places(kinds: stored.map(\.kind), names: stored.map(\.name), sizes: { stored[$0].range.count })
-        source = .elements(ElementsReading(elements, encoding: encoding))
+        source = .elements(ElementsReading(elements, encoding: encoding, checkingAsRead: checkingAsRead))
     }
 
     /// The elements without their rows and changes (names, fields, schemas), in stream order;
@@ -47,14 +50,14 @@ public struct ComparedBriefcase: Sendable, TableSource {
         }
     }
 
-    func read(_ place: TablePlace) throws(BriefcaseError) -> TableAndDelta {
+    package func read(_ place: TablePlace) throws(BriefcaseError) -> TableAndDelta {
         switch source {
         case .document(let tables): return tables.read(place)
         case .elements(let reading): return try TableAndDelta(place) { i throws(BriefcaseError) in try reading.read(i) }
         }
     }
 
-    func release(_ place: TablePlace) {
+    package func release(_ place: TablePlace) {
         guard case .elements(let reading) = source else { return }
         for i in [place.table, place.delta].compactMap({ $0 }) { reading.release(i) }
     }
@@ -69,11 +72,31 @@ public struct ComparedBriefcase: Sendable, TableSource {
         guard case .elements(let reading) = source else { return nil }
         return try reading.report()
     }
+
+    /// The code page its heads and properties suggest, and what its strings must keep to for
+    /// it to stand; nil for a document in memory, or a code page given.
+    package var headsDetection: StreamingCodePageDetection? {
+        guard case .elements(let reading) = source else { return nil }
+        return reading.check
+    }
+
+    /// Whether every element not read yet keeps to `check` (each read now, its warnings kept).
+    package func unreadElementsHold(_ check: StreamingCodePageDetection) throws(BriefcaseError) -> Bool {
+        guard case .elements(let reading) = source else { return true }
+        return try reading.unreadHold(check)
+    }
+
+    /// The warnings of `readingReport()` without its code page: no string looked at. Nil for
+    /// a document in memory.
+    package func readingWarnings() throws(BriefcaseError) -> [DecodingWarning]? {
+        guard case .elements(let reading) = source else { return nil }
+        return try reading.warnings()
+    }
 }
 
-/// One side of a comparison as `BriefcaseComparison` walks it: properties, the places of the
-/// tables, and each table read when compared (failing as `Failure`), then let go.
-protocol TableSource: Sendable {
+/// A briefcase as a comparison or a merge walks it: properties, the places of the tables, and each
+/// table read when wanted (failing as `Failure`), then let go.
+package protocol TableSource: Sendable {
     associatedtype Failure: Error
     var properties: [BriefcaseProperty] { get }
     var places: [TablePlace] { get }
@@ -82,24 +105,24 @@ protocol TableSource: Sendable {
 }
 
 /// A document in memory as a side: nothing to read, nothing that fails.
-struct DocumentTables: TableSource {
-    let properties: [BriefcaseProperty]
-    let places: [TablePlace]
-    let elements: [Element]
+package struct DocumentTables: TableSource {
+    package let properties: [BriefcaseProperty]
+    package let places: [TablePlace]
+    package let elements: [Element]
 
-    init(_ document: BriefcaseDocument) {
+    package init(_ document: BriefcaseDocument) {
         elements = document.file.stream.elements
         properties = document.file.properties
         places = TablePlace.places(kinds: elements.map(\.kind), names: elements.map(\.name), sizes: { _ in 1 })
     }
 
-    func read(_ place: TablePlace) -> TableAndDelta { TableAndDelta(place) { elements[$0] } }
-    func release(_ place: TablePlace) {}
+    package func read(_ place: TablePlace) -> TableAndDelta { TableAndDelta(place) { elements[$0] } }
+    package func release(_ place: TablePlace) {}
 }
 
 extension TableAndDelta {
     /// The table and delta at `place`, each element as `element` gives it.
-    init<Failure: Error>(_ place: TablePlace, _ element: (Int) throws(Failure) -> Element) throws(Failure) {
+    package init<Failure: Error>(_ place: TablePlace, _ element: (Int) throws(Failure) -> Element) throws(Failure) {
         var table: Table?, delta: Delta?
         if let i = place.table, case .table(let found) = try element(i) { table = found }
         if let i = place.delta, case .delta(let found) = try element(i) { delta = found }
@@ -108,19 +131,19 @@ extension TableAndDelta {
 }
 
 /// Where a table and its delta are among a briefcase's elements.
-struct TablePlace: Sendable {
+package struct TablePlace: Sendable {
     /// The table's (or the delta's) name.
-    var name: ByteString
+    package var name: ByteString
     /// The places of the table and of its delta (nil: none).
-    var table: Int?
-    var delta: Int?
-    /// The bytes of both (how much work comparing it is).
-    var size: Int
-    var key: [UInt8] { nameKey(name) }
+    package var table: Int?
+    package var delta: Int?
+    /// The bytes of both (how much work reading it is).
+    package var size: Int
+    package var key: [UInt8] { nameKey(name) }
 
     /// The tables with their deltas (by the one pairing rule, Spec/bin2.md §8.10) in stream
     /// order, then the deltas of no table, of elements of these kinds and names.
-    static func places(kinds: [ElementKind], names: [ByteString], sizes: (Int) -> Int) -> [TablePlace] {
+    package static func places(kinds: [ElementKind], names: [ByteString], sizes: (Int) -> Int) -> [TablePlace] {
         let pairing = ElementPairing(kinds: kinds, names: names)
         var tables: [TablePlace] = [], orphans: [TablePlace] = []
         for (i, kind) in kinds.enumerated() {
@@ -145,6 +168,8 @@ private final class ElementsReading: Sendable {
     let encoding: CodePage?
     /// The code page the heads suggest and what the rest must keep to it (nil: given).
     let check: StreamingCodePageDetection?
+    /// Whether each element's strings are checked as it is read (else: all at once, if asked).
+    let checkingAsRead: Bool
     private let state = Mutex(State())
 
     private struct State {
@@ -154,7 +179,8 @@ private final class ElementsReading: Sendable {
         var contradicted = false
     }
 
-    init(_ elements: BriefcaseElements, encoding: CodePage?) {
+    init(_ elements: BriefcaseElements, encoding: CodePage?, checkingAsRead: Bool) {
+        self.checkingAsRead = checkingAsRead
         stored = elements.elements
         heads = elements.elements.indices.map { try? elements.head($0) }
         properties = elements.properties
@@ -166,7 +192,7 @@ private final class ElementsReading: Sendable {
     func read(_ i: Int) throws(BriefcaseError) -> Element {
         var warnings: [DecodingWarning] = []
         let element = try stored[i].decodeInPlace(warnings: &warnings)
-        let holds = check?.holds(for: element) ?? true
+        let holds = checkingAsRead ? check?.holds(for: element) ?? true : true
         state.withLock { state in
             state.warnings[i] = warnings
             if !holds { state.contradicted = true }
@@ -176,19 +202,30 @@ private final class ElementsReading: Sendable {
 
     func release(_ i: Int) { stored[i].releaseMapped() }
 
-    func report() throws(BriefcaseError) -> ElementConversionReport {
+    func unreadHold(_ check: StreamingCodePageDetection) throws(BriefcaseError) -> Bool {
+        var holds = true
+        for i in stored.indices where state.withLock({ $0.warnings[i] == nil }) {
+            holds = check.holds(for: try read(i)) && holds
+            release(i)
+        }
+        return holds
+    }
+
+    /// Every element's warnings in file order (the elements not read yet are read now), then the container's.
+    func warnings() throws(BriefcaseError) -> [DecodingWarning] {
         for i in stored.indices where state.withLock({ $0.warnings[i] == nil }) {
             _ = try read(i)
             release(i)
         }
-        let (warnings, contradicted) = state.withLock { state in
-            (stored.indices.flatMap { state.warnings[$0] ?? [] }, state.contradicted)
-        }
+        return state.withLock { state in stored.indices.flatMap { state.warnings[$0] ?? [] } } + containerWarnings
+    }
+
+    func report() throws(BriefcaseError) -> ElementConversionReport {
         var report = ElementConversionReport(codePage: encoding ?? .utf8)
-        report.warnings = warnings + containerWarnings
+        report.warnings = try warnings()
         guard let check else { return report }
         var detection = check.detection
-        if contradicted {
+        if !checkingAsRead && check.mustDecode != nil || state.withLock({ $0.contradicted }) {
             // The exact detection: every element's strings, a few kept as witnesses.
             var witnesses = CodePageWitnesses()
             for i in stored.indices {
@@ -201,5 +238,32 @@ private final class ElementsReading: Sendable {
         report.codePage = detection.codePage
         report.detection = detection
         return report
+    }
+}
+
+/// A table and its pending delta (by the one pairing rule, Spec/bin2.md §8.10), or a delta
+/// without a table.
+public struct TableAndDelta: Sendable {
+    /// The table (nil for a delta without one).
+    public var table: Table?
+    /// Its pending delta (nil when it has none).
+    public var delta: Delta?
+    /// The table's place among the stream's elements (nil for a delta without a table).
+    public var position: Int?
+    /// The table's (or the delta's) name.
+    public var name: ByteString { table?.name ?? delta!.name }
+
+    /// The stream's tables with their deltas, in stream order, then the deltas of no table.
+    public static func entries(of stream: Bin2Stream) -> [TableAndDelta] {
+        let elements = stream.elements
+        return TablePlace.places(kinds: elements.map(\.kind), names: elements.map(\.name), sizes: { _ in 0 })
+            .map { TableAndDelta($0) { elements[$0] } }
+    }
+
+    /// Whether each field of the table is in its key (its schema's `InPrimaryKey` is True).
+    public var keyFlags: [Bool] {
+        guard let table else { return [] }
+        let keys = Set(table.primaryKeyColumns)
+        return table.fields.indices.map(keys.contains)
     }
 }
