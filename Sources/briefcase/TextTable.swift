@@ -36,8 +36,12 @@ struct TextTable {
     /// Rows added.
     private(set) var count = 0
 
-    init(headers: [String]) {
+    /// Whether the header and its rule are written.
+    private let showsHeader: Bool
+
+    init(headers: [String], showsHeader: Bool = true) {
         self.headers = headers.map { Cell($0, number: false) }
+        self.showsHeader = showsHeader
     }
 
     /// Adds a row; returns the text to write now (nothing while the sample is gathered).
@@ -58,13 +62,16 @@ struct TextTable {
     /// Measures the columns over the header and the sample, lets the sample go, and returns the
     /// header, the rule and the sample's lines.
     private mutating func measure() -> String {
-        var widths = headers.map(\.width)
+        var widths = headers.map { showsHeader ? $0.width : 0 }
         for row in sample {
             for (column, cell) in row.enumerated() where column < widths.count { widths[column] = max(widths[column], cell.width) }
         }
         self.widths = widths
-        var text = Self.line(headers, widths)
-        text += Self.line(widths.map { Cell(String(repeating: "-", count: $0), number: false) }, widths)
+        var text = ""
+        if showsHeader {
+            text += Self.line(headers, widths)
+            text += Self.line(widths.map { Cell(String(repeating: "-", count: $0), number: false) }, widths)
+        }
         for row in sample { text += Self.line(row, widths) }
         sample = []
         sampleSize = 0

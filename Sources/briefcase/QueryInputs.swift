@@ -1,0 +1,125 @@
+import ArgumentParser
+import BriefcaseKit
+import BriefcaseSQLite
+
+/// The inputs of `query` and the connection its SQL runs in (Spec/sqlite-mapping.md §6): one
+/// input is the connection's own database, its tables unqualified; several (or one named with
+/// `--as`) are each a schema of one connection, named after the file's stem or as `--as` says,
+/// their tables reachable qualified (`a.Orders`) and, where only one input has a table of that
+/// name, unqualified too (SQLite looks a name up in each schema in turn).
+struct QueryInputs {
+    /// Each input's path and schema name (nil: the connection's own database).
+    let inputs: [(path: String, name: String?)]
+
+    /// `paths` named after their stems, then `named` (`--as NAME=PATH`) as given; the schema
+    /// names a collision changed are told (`notes`).
+    init(paths: [String], named: [(name: String, path: String)]) throws {
+        guard paths.count != 1 || !named.isEmpty else {
+            inputs = [(paths[0], nil)]
+            return
+        }
+        try Self.checkNames(named.map(\.name))
+        var taken = Set(["main", "temp"] + named.map { $0.name.lowercased() })
+        var inputs: [(path: String, name: String?)] = []
+        for path in paths {
+            let stem = Self.schemaName(path)
+            var name = stem, n = 2
+            while !taken.insert(name.lowercased()).inserted {
+                name = "\(stem)_\(n)"
+                n += 1
+            }
+            if name != stem { Console.note("\(path): schema \(name) (\(stem) is taken)") }
+            inputs.append((path, name))
+        }
+        self.inputs = inputs + named.map { ($0.path, $0.name) }
+    }
+
+    /// Refuses `--as` names that are SQLite's own (`main`, `temp`) or given twice (SQLite
+    /// compares them without ASCII case).
+    static func checkNames(_ names: [String]) throws {
+        var taken: Set<String> = ["main", "temp"]
+        for name in names where !taken.insert(name.lowercased()).inserted {
+            throw ValidationError("--as \(name): the schema name \(name) is \(["main", "temp"].contains(name.lowercased()) ? "SQLite's own" : "given twice")")
+        }
+    }
+
+    /// `--as NAME=PATH` read: NAME an SQL identifier (letters, digits, _; not a digit first).
+    static func named(_ text: String) throws -> (name: String, path: String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw ValidationError("--as takes NAME=PATH; not '\(TerminalText.escaped(text))'")
+        }
+        let name = String(text[..<equals])
+        guard isIdentifier(name) else {
+            throw ValidationError("--as \(TerminalText.escaped(name)): a schema name is letters, digits and _, not starting with a digit")
+        }
+        return (name, String(text[text.index(after: equals)...]))
+    }
+
+    /// The schema name of an input: its file's name without directories and without the
+    /// extensions of its format (`.snapshot.json`, `.daBriefcase`, `.gz`, …), every character
+    /// that is not a letter, a digit or _ made _, and _ put before a leading digit; `stdin` for -.
+    static func schemaName(_ path: String) -> String {
+        guard path != "-" else { return "stdin" }
+        var name = Substring(path)
+        while name.hasSuffix("/") { name.removeLast() }
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        var text = Gzip.removingSuffix(String(name))
+        for suffix in [".snapshot.json", ".json", ".dabriefcase", ".bin2", ".sqlite", ".db", ".briefcase"]
+        where text.lowercased().hasSuffix(suffix) && text.count > suffix.count {
+            text.removeLast(suffix.count)
+            break
+        }
+        var result = String(text.unicodeScalars.map { isWordCharacter($0) ? Character($0) : "_" })
+        if result.isEmpty { result = "input" }
+        if result.first!.isASCII && result.first!.isNumber { result = "_" + result }
+        return result
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+    }
+
+    private static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy(isWordCharacter)
+    }
+
+    /// The connection: each input opened (an SQLite database read-only and checked) or written
+    /// into a database in memory (any other format), then held under its schema name.
+    func open(options: InputOptions) throws -> SQLiteDatabase {
+        var parts: [(name: String, database: SQLiteDatabase)] = []
+        for (path, name) in inputs {
+            let (database, readOnly) = try Self.database(path, options: options)
+            guard let name else {
+                try Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
+                return database
+            }
+            parts.append((name, database))
+        }
+        let combined = try SQLiteDatabase.combining(parts)
+        for (path, name) in inputs { try Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
+        return combined
+    }
+
+    /// Each table's pending changes as a view of plain columns (`<table>_changes`); what could
+    /// not be made told on standard error.
+    private static func addChangeViews(_ database: SQLiteDatabase, of path: String, reading source: String = "main",
+                                       into target: String) throws {
+        for note in try database.addChangeViews(reading: source, into: target) { Console.note("\(path): \(note)") }
+    }
+
+    /// One input as a database, and whether it is the input itself opened read-only.
+    private static func database(_ path: String, options: InputOptions) throws -> (SQLiteDatabase, readOnly: Bool) {
+        let format = try options.format(of: path)
+        if format == .sqlite {
+            try GzipInput.refuseFolder(.sqlite, path)
+            guard try FileIO.readPrefix(path, count: 16).elementsEqual(FileFormat.sqliteSignature) else {
+                throw BriefcaseError(.invalidData, "not an SQLite 3 database (it does not start with 'SQLite format 3')", offset: 0, file: path)
+            }
+            return (try QueryCommand.openReadable(path), true)
+        }
+        var sink = SQLiteSink(path: nil)
+        try options.source(path, format: format).readNamingInput(into: &sink, textOutput: true)
+        return (sink.database!, false)
+    }
+}
