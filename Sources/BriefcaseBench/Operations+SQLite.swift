@@ -17,4 +17,36 @@ enum SQLiteBench {
         try SQLiteSource(path: database).read(into: &sink)
         sink.output.close()
     }
+
+    /// `name` as an SQL identifier.
+    static func quote(_ name: String) -> String { SQLiteDatabase.quote(name) }
+
+    /// The table of `input` with the most rows: what the query operations ask about.
+    static func largestTable(_ input: String) throws -> String {
+        let elements = try BriefcaseElements.open(input, as: .dabriefcase)
+        var largest: (name: String, rows: Int)?
+        var warnings: [DecodingWarning] = []
+        for i in elements.elements.indices where elements.elements[i].kind == .table {
+            guard case .table(let table) = try elements.decode(i, warnings: &warnings) else { continue }
+            if table.rows.count > largest?.rows ?? -1 { largest = (elements.elements[i].label, table.rows.count) }
+        }
+        guard let largest else { System.fail("query: no table") }
+        return largest.name
+    }
+
+    /// `sql` over `input` as `briefcase query INPUT SQL` answers it: the briefcase written into a
+    /// database in memory (`SQLiteSink`), then the statement; its first value when `firstRowOnly`
+    /// (the time to the first row), else the number of rows.
+    static func query(_ input: String, _ sql: String, firstRowOnly: Bool, jobs: Int) throws -> [SQLValue] {
+        let elements = try BriefcaseElements.open(input, as: .dabriefcase)
+        var sink = SQLiteSink(path: nil)
+        _ = try elements.read(into: &sink, encoding: nil, skipDamaged: false, jobs: jobs)
+        var query = try SQLiteQuery(sql, in: sink.database!)
+        var rows: [SQLValue] = []
+        while let row = try query.next() {
+            rows.append(row[0])
+            if firstRowOnly { break }
+        }
+        return rows
+    }
 }

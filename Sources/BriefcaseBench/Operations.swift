@@ -74,6 +74,10 @@ enum Operation: String, CaseIterable {
     /// BASE and two copies that each changed 1 % of its rows, other rows each (written first,
     /// not timed), merged as `briefcase merge` does (`MergeBench.merge`), the result written.
     case merge
+    /// `select count(*)` of the largest table, as `briefcase query` answers it (`SQLiteBench.query`).
+    case queryCount = "query-count"
+    /// `select *` of the largest table, as `briefcase query` answers it, to its first row.
+    case queryFirstRow = "query-first-row"
     /// Side by side: `jq -c .` of the JSON document the bench wrote (a child process, output to
     /// /dev/null), what dabriefcase → json is compared with. Skipped, with a note, without `jq`.
     case jq
@@ -97,6 +101,8 @@ enum Operation: String, CaseIterable {
         case .fromSQLite: return "sqlite → dabriefcase"
         case .diff: return "diff, 1 % of rows changed"
         case .merge: return "merge, 1 % of rows changed on each side"
+        case .queryCount: return "query: count(*) of the largest table"
+        case .queryFirstRow: return "query: first row of select * of the largest table"
         case .jq: return "side by side: jq -c . of the JSON document"
         }
     }
@@ -326,6 +332,18 @@ enum Measure {
                 note = "\(edited) rows changed, no conflict"
             }
             for path in [local, remote, merged] { System.remove(path) }
+
+        case .queryCount, .queryFirstRow:
+            let table = try SQLiteBench.largestTable(input)
+            let first = operation == .queryFirstRow
+            let sql = (first ? "SELECT * FROM " : "SELECT count(*) FROM ") + SQLiteBench.quote(table)
+            cpuStart = System.cpuTime(); start = System.now()
+            let answer = try SQLiteBench.query(input, sql, firstRowOnly: first, jobs: jobs)
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard answer.count == 1 else { System.fail("\(operation.rawValue): \(answer.count) rows, expected one") }
+                note = first ? "table \(table)" : "table \(table): \(answer[0]) rows"
+            }
 
         case .toFolderLazy:
             let path = output + ".briefcase"

@@ -63,6 +63,7 @@ struct Target {
         Target(operations: [.diff], bound: .memoryOfTables(2, slack: slackBytes), source: "issue 26"),
         Target(operations: [.merge], bound: .ratio(to: .toJSON, atMost: 3), source: "issue 27"),
         Target(operations: [.merge], bound: .memoryOfTables(3, slack: slackBytes), source: "issue 27"),
+        Target(operations: [.queryCount, .queryFirstRow], bound: .time(under: 0.05), source: "issue 28"),
         Target(operations: Operation.allCases.filter(\.isConversion), bound: .memory(slack: slackBytes),
                source: "the first benchmark"),
     ]

@@ -1,4 +1,5 @@
 import BriefcaseKit
+import CSQLite
 
 extension SQLiteDatabase {
     /// Pending changes as plain columns (`briefcase query`, Spec/sqlite-mapping.md §6): for each
@@ -8,8 +9,9 @@ extension SQLiteDatabase {
     /// `status`, `record_id`, `message`, then `old_<field>` and `new_<field>` for each logged
     /// field, values as the current-rows tables hold them (blobs as their base64 text) — so that
     /// `select record_id from Orders_changes where type = 'insert'` needs no JSON function.
-    /// Returns what it had to leave out (a name taken), as notes; nothing for a database that is
-    /// not a briefcase's.
+    /// Returns what it had to leave out (a name taken, a view SQLite refused), as notes; nothing
+    /// for a database that is not a briefcase's. A mapping it cannot read throws: `query` then
+    /// goes on without the views.
     public func addChangeViews(reading source: String = "main", into target: String = "main") throws(BriefcaseError) -> [String] {
         let schema = Self.quote(source)
         guard (try? prepare("SELECT 1 FROM \(schema)._briefcase_changes LIMIT 0")) != nil,
@@ -54,7 +56,18 @@ extension SQLiteDatabase {
                 "(SELECT value FROM json_each(\(side)_values) WHERE key = \(Self.literal(field))) AS \(Self.quote(side + "_" + field))"
             }
             let columns = ["position", "type", "status", "record_id", "message"] + fields.flatMap { [value("old", $0), value("new", $0)] }
-            try execute("CREATE VIEW \(qualified) AS SELECT \(columns.joined(separator: ", ")) FROM \(changes) WHERE element = \(delta.position)")
+            // (SQLite would make the view, then refuse every statement that reads it.)
+            let most = Int(sqlite3_limit(handle, SQLITE_LIMIT_COLUMN, -1))
+            guard columns.count <= most else {
+                notes.append("\(view): not made: its \(columns.count) columns are more than SQLite's \(most) (_briefcase_changes holds the changes)")
+                continue
+            }
+            do {
+                try execute("CREATE VIEW \(qualified) AS SELECT \(columns.joined(separator: ", ")) FROM \(changes) WHERE element = \(delta.position)")
+            } catch {
+                // (More logged fields than SQLite lets a view have columns, say: the changes stay in _briefcase_changes.)
+                notes.append("\(view): not made (\(error.message))")
+            }
         }
         return notes
     }

@@ -91,21 +91,26 @@ struct QueryInputs {
         for (path, name) in inputs {
             let (database, readOnly) = try Self.database(path, options: options)
             guard let name else {
-                try Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
+                Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
                 return database
             }
             parts.append((name, database))
         }
         let combined = try SQLiteDatabase.combining(parts)
-        for (path, name) in inputs { try Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
+        for (path, name) in inputs { Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
         return combined
     }
 
     /// Each table's pending changes as a view of plain columns (`<table>_changes`); what could
     /// not be made told on standard error.
     private static func addChangeViews(_ database: SQLiteDatabase, of path: String, reading source: String = "main",
-                                       into target: String) throws {
-        for note in try database.addChangeViews(reading: source, into: target) { Console.note("\(path): \(note)") }
+                                       into target: String) {
+        // The views are a convenience: a database whose mapping they cannot be made of is queried without them.
+        do {
+            for note in try database.addChangeViews(reading: source, into: target) { Console.note("\(path): \(note)") }
+        } catch {
+            Console.note("\(path): no <table>_changes views: \(error.message)")
+        }
     }
 
     /// One input as a database, and whether it is the input itself opened read-only.

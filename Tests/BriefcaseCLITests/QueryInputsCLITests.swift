@@ -164,6 +164,32 @@ import BriefcaseTestSupport
         #expect(try CLITests.run(["query", Self.orders, "-e", "select 1 from Orders_changes where type = 'delete' and old_ID = 9"]).status == 1)
     }
 
+    /// A delta of 1,100 logged fields would make a view of 2,205 columns, more than SQLite lets a
+    /// statement read: there is none, a note says why, and the query runs.
+    @Test func aViewTooWideIsLeftOutWithANote() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let n = 1100, path = dir.appendingPathComponent("wide.json").path
+        let names = (0..<n).map { "F\($0)" }
+        let document: [String: Any] = [
+            "format": "briefcase-json", "version": 1, "container": "bin2", "encoding": "utf-8",
+            "elements": [
+                ["kind": "delta", "name": "W", "loggedFields": names.map { ["name": $0, "type": "datInteger"] }, "keyFields": ["F0"],
+                 "reducedDelta": 0,
+                 "changes": [["type": "insert", "recordID": 1, "status": "pending", "message": "", "old": Array(repeating: NSNull(), count: n),
+                              "new": Array(0..<n)]]] as [String: Any],
+                ["kind": "table", "name": "W",
+                 "schema": ["fieldPropertyCount": 2, "fields": names.enumerated().map { [["Name", $1], ["InPrimaryKey", $0 == 0 ? "True" : "False"]] },
+                            "parameterPropertyCount": 0, "parameters": []] as [String: Any],
+                 "fields": names.map { ["name": $0, "type": "datInteger", "size": 0] as [String: Any] }, "rows": []] as [String: Any],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: path))
+        let run = try CLITests.run(["query", path, "select count(*) as n from _briefcase_changes"])
+        #expect(run.status == 0 && run.text == "{\"n\": 1}\n", "\(run.stderr)")
+        #expect(run.stderr.contains("W_changes: not made: its 2205 columns are more than SQLite's 2000"), "\(run.stderr)")
+    }
+
     /// A table without a key, its field names 8-bit GBK text: the columns take the decoded names.
     @Test func aKeylessTableWithEightBitNames() throws {
         let run = try CLITests.run(["query", SamplePaths.fixtures.path + "/gbk.daBriefcase", "select type, new_课程名称 from CourseInfo_changes"])
