@@ -91,7 +91,7 @@ struct DiffCommand: ParsableCommand {
                                   ignoredFields: split(ignoreFields), ignoredProperties: split(ignoreProperties),
                                   current: current || format == .sql, byPosition: byPosition && format != .sql,
                                   jobs: inputOptions.jobs.count)
-        let (old, new, differences) = try DiffInput.compare(a, b, inputOptions: inputOptions, options: options)
+        let (old, new, differences) = try TablesInput.compare(a, b, inputOptions: inputOptions, options: options)
         if !quiet {
             let printer = DiffPrinter(old: old, new: new, colored: color == .always || (color == .auto && DiffPrinter.standardOutputIsTerminal))
             let text = switch (summary, format) {

@@ -29,15 +29,15 @@ struct GitDiffCommand: ParsableCommand {
 
     func run() throws {
         let path = arguments[0]
-        func input(_ file: String, label: String) throws -> DiffInput {
-            if file == "/dev/null" { return DiffInput(empty: label) }
+        func input(_ file: String, label: String) throws -> TablesInput {
+            if file == "/dev/null" { return TablesInput(empty: label) }
             do {
-                return try DiffInput(file, options: try InputOptions.parse([]), label: label)
+                return try TablesInput(file, options: try InputOptions.parse([]), label: label)
             } catch let error as BriefcaseError {
-                throw DiffInput.trouble(error)
+                throw TablesInput.trouble(error)
             }
         }
-        let (old, new, differences) = try DiffInput.compare(try input(arguments[1], label: "a/" + path), try input(arguments[4], label: "b/" + path),
+        let (old, new, differences) = try TablesInput.compare(try input(arguments[1], label: "a/" + path), try input(arguments[4], label: "b/" + path),
                                                             options: DiffOptions())
         try StandardOutput.write(DiffPrinter(old: old, new: new, colored: false).text(differences))
     }

@@ -103,7 +103,7 @@ struct MergeCommand: ParsableCommand {
         } catch let error as BriefcaseError {
             // Trouble is exit 2, whatever its kind (git's merge drivers read any other non-zero
             // status as a conflict left to the user).
-            throw DiffInput.trouble(error)
+            throw TablesInput.trouble(error)
         }
     }
 
@@ -117,7 +117,7 @@ struct MergeCommand: ParsableCommand {
         // inputs mapped, each table let go once merged); then BASE written as `convert` writes
         // it, its edited elements (deltas, or stored rows) in place of its own. BASE's strings
         // are checked for its code page as they are read; the sides' only as needed (below).
-        let inputs = try [base, local, remote].enumerated().map { try DiffInput($1, options: inputOptions, checkingAsRead: $0 == 0) }
+        let inputs = try [base, local, remote].enumerated().map { try TablesInput($1, options: inputOptions, checkingAsRead: $0 == 0) }
         let rules = try parsedRules()
         let plan: ThreeWayMerge.Plan
         do throws(BriefcaseError) {
@@ -149,7 +149,7 @@ struct MergeCommand: ParsableCommand {
     /// BASE's does when all of it that is not BASE's bytes keeps to them (`Plan.sidesHold`, and
     /// its elements the merge did not read), BASE's own strings keeping to them too; else its
     /// code page is detected as `convert` detects it.
-    private func sameCodePage(_ inputs: [DiffInput], _ plan: ThreeWayMerge.Plan) throws -> CodePage {
+    private func sameCodePage(_ inputs: [TablesInput], _ plan: ThreeWayMerge.Plan) throws -> CodePage {
         let basePage = try inputs[0].codePage(telling: false)
         guard let text = EightBitText.firstNonASCII(in: plan) else { return basePage }
         let heads = inputs[0].compared.headsDetection

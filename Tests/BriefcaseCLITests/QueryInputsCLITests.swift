@@ -190,6 +190,20 @@ import BriefcaseTestSupport
         #expect(run.stderr.contains("W_changes: not made: its 2205 columns are more than SQLite's 2000"), "\(run.stderr)")
     }
 
+    /// Names with quotes and a pipe make views and columns as they are (quoted in the SQL made).
+    @Test func namesWithQuotes() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("o.json").path, quoted = dir.appendingPathComponent("q.json").path
+        #expect(try CLITests.run(["convert", Self.orders, json]).status == 0)
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+            .replacingOccurrences(of: "\"Orders\"", with: "\"O'Re\\\"il|ly\"")
+            .replacingOccurrences(of: "\"Customer\"", with: "\"Cu'st\\\"omer\"")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: quoted))
+        let run = try CLITests.run(["query", quoted, #"select record_id, "new_Cu'st""omer" as c from "O'Re""il|ly_changes" where type = 'insert'"#])
+        #expect(run.text == "{\"record_id\": 1102, \"c\": \"Dora 😀\"}\n", "\(run.stderr)")
+    }
+
     /// A table without a key, its field names 8-bit GBK text: the columns take the decoded names.
     @Test func aKeylessTableWithEightBitNames() throws {
         let run = try CLITests.run(["query", SamplePaths.fixtures.path + "/gbk.daBriefcase", "select type, new_课程名称 from CourseInfo_changes"])

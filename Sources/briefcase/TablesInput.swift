@@ -14,7 +14,7 @@ struct DiffSide {
 /// disk — a `.daBriefcase`, a bare Bin2 stream, a folder; standard input and gzip spooled first —
 /// read table by table as the comparison or the merge reaches it, each table let go once done
 /// with; any other format read whole.
-struct DiffInput {
+struct TablesInput {
     let label: String
     let compared: BriefcaseTables
     let reading: Reading
@@ -54,7 +54,7 @@ struct DiffInput {
     /// `a` and `b` compared as `options` say, and each side as printed; its notes and warnings
     /// told on standard error, A's then B's. Trouble — an input that cannot be read, an element
     /// that cannot be decoded — is told as `diff(1)` tells it: one line, exit 2.
-    static func compare(_ a: DiffInput, _ b: DiffInput, options: DiffOptions) throws -> (DiffSide, DiffSide, [BriefcaseDifference]) {
+    static func compare(_ a: TablesInput, _ b: TablesInput, options: DiffOptions) throws -> (DiffSide, DiffSide, [BriefcaseDifference]) {
         do throws(BriefcaseError) {
             let differences = try BriefcaseComparison.differences(a.compared, b.compared, options: options)
             return (try a.side(), try b.side(), differences)
@@ -65,10 +65,10 @@ struct DiffInput {
 
     /// The same, `a` and `b` opened first.
     static func compare(_ a: String, _ b: String, inputOptions: InputOptions, options: DiffOptions) throws -> (DiffSide, DiffSide, [BriefcaseDifference]) {
-        let old: DiffInput, new: DiffInput
+        let old: TablesInput, new: TablesInput
         do {
-            old = try DiffInput(a, options: inputOptions)
-            new = try DiffInput(b, options: inputOptions)
+            old = try TablesInput(a, options: inputOptions)
+            new = try TablesInput(b, options: inputOptions)
         } catch let error as BriefcaseError {
             throw trouble(error)
         }
