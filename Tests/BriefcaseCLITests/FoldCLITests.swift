@@ -175,6 +175,25 @@ import BriefcaseTestSupport
                 "\(refused.stderr)")
     }
 
+    /// BASE or REMOTE from standard input (spooled, read once, table by table) merges to the
+    /// bytes the same files give.
+    @Test func anInputFromStandardInput() throws {
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let base = path("base.daBriefcase"), local = path("local.daBriefcase")
+        #expect(try CLITests.run(["convert", try ApplyCLITests.storedOnly(in: dir), base]).status == 0)
+        #expect(try CLITests.run(["convert", ApplyCLITests.orders, local]).status == 0)
+        #expect(try CLITests.run(["merge", base, local, base, "-o", path("files.daBriefcase")]).status == 0)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: base)))
+        for arguments in [["-", local, base], [base, local, "-"]] {
+            let output = path("stdin.daBriefcase")
+            let run = try CLITests.run(["merge"] + arguments + ["-o", output, "--from", "dabriefcase", "--force"], stdin: bytes)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: path("files.daBriefcase"))))
+        }
+    }
+
     /// Notes (ID key, Note 8-bit text) in `encoding` holding `rows`, as a JSON document at `path`
     /// (and, `binary`, converted to a `.daBriefcase` there, whose path is returned).
     static func notes(_ rows: [[Any]], encoding: String, at path: String, binary: Bool) throws -> String {
