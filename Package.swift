@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "BriefcaseTestSupport", dependencies: ["BriefcaseKit"], path: "Tests/Support"),
         .testTarget(name: "BriefcaseRecordsTests", dependencies: ["BriefcaseRecords", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "BriefcaseDiffTests", dependencies: ["BriefcaseDiff", "BriefcaseKit", "BriefcaseTestSupport"]),
-        .testTarget(name: "BriefcaseMergeTests", dependencies: ["BriefcaseMerge", "BriefcaseKit", "DatastoreKit", "JSONCore"]),
+        .testTarget(name: "BriefcaseMergeTests", dependencies: ["BriefcaseMerge", "BriefcaseKit", "DatastoreKit", "JSONCore", "BriefcaseTestSupport"]),
         // Opens what the SQLite format writes with the sqlite3 shell (apt-get install sqlite3).
         .testTarget(name: "BriefcaseSQLiteTests", dependencies: ["BriefcaseSQLite", "BriefcaseKit", "BriefcaseTestSupport"]),
         .testTarget(name: "DatastoreKitTests", dependencies: ["DatastoreKit", "JSONCore"]),

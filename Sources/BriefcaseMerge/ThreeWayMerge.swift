@@ -180,7 +180,7 @@ struct TableWork: Sendable {
         // A side's text that is not BASE's bytes: its delta, and its stored rows not BASE's.
         func holds(_ side: (table: Table, delta: Delta?), stored: Table?) -> Bool {
             guard let checking else { return true }
-            return side.delta.map { checking.holds(for: .delta($0)) } ?? true && checking.holds(for: .table(stored ?? side.table))
+            return (side.delta.map { checking.holds(for: .delta($0)) } ?? true) && checking.holds(for: .table(stored ?? side.table))
         }
         let sidesHold = (holds(local, stored: changing?.localStored), holds(remote, stored: changing?.remoteStored))
         var tracker = ChangeTracker(table: changing?.base ?? table, delta: own)

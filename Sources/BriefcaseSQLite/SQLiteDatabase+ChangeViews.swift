@@ -14,34 +14,34 @@ extension SQLiteDatabase {
     /// goes on without the views.
     public func addChangeViews(reading source: String = "main", into target: String = "main") throws(BriefcaseError) -> [String] {
         let schema = Self.quote(source)
+        // (A database that is not a briefcase's has neither table: no view, no note.)
         guard (try? prepare("SELECT 1 FROM \(schema)._briefcase_changes LIMIT 0")) != nil,
-              (try? prepare("SELECT position, kind, name, current_table FROM \(schema)._briefcase_elements LIMIT 0")) != nil else { return [] }
-        // Tables and deltas paired as every reader pairs them: the k-th of a name (ASCII letters
-        // without case) with the k-th.
-        var tables: [String: [String?]] = [:], deltas: [(position: Int64, key: String, k: Int)] = []
-        var counts: [String: Int] = [:]
-        let elements = try prepare("SELECT position, kind, name, current_table FROM \(schema)._briefcase_elements ORDER BY position")
+              let elements = try? prepare("SELECT position, kind, name, current_table FROM \(schema)._briefcase_elements ORDER BY position")
+        else { return [] }
+        // Tables and deltas paired as every reader pairs them (`ElementPairing`).
+        var positions: [Int64] = [], kinds: [ElementKind] = [], names: [ByteString] = [], currentTables: [String?] = []
         while try elements.step() {
-            guard case .integer(let position) = elements.value(at: 0), case .text(let kind) = elements.value(at: 1),
-                  case .text(let name) = elements.value(at: 2) else { continue }
-            let key = kind + ":" + String(name.unicodeScalars.map { $0.isASCII ? Character(String($0).lowercased()) : Character($0) })
-            let k = counts[key, default: 0]
-            counts[key] = k + 1
-            if kind == "table" {
-                if case .text(let current) = elements.value(at: 3) { tables[key, default: []].append(current) } else { tables[key, default: []].append(nil) }
-            } else if kind == "delta" {
-                deltas.append((position, "table" + key.dropFirst("delta".count), k))
-            }
+            let kindName = elements.value(at: 1).text
+            guard case .integer(let position) = elements.value(at: 0), let kind: ElementKind = kindName == "table" ? .table : kindName == "delta" ? .delta : nil,
+                  let name = elements.value(at: 2).text else { continue }
+            positions.append(position)
+            kinds.append(kind)
+            names.append(ByteString(utf8: name))
+            currentTables.append(elements.value(at: 3).text)
+        }
+        let pairing = ElementPairing(kinds: kinds, names: names)
+        let deltas: [(position: Int64, table: String)] = kinds.indices.compactMap { i in
+            guard kinds[i] == .delta, let mate = pairing.partner[i], let table = currentTables[mate] else { return nil }
+            return (positions[i], table)
         }
         var notes: [String] = []
         // (A database opened read-only has its connection made query-only: temp is written all the same.)
         let queryOnly = target.lowercased() == "temp"
         if queryOnly { try execute("PRAGMA query_only = OFF") }
         defer { if queryOnly { try? execute("PRAGMA query_only = ON") } }
-        for delta in deltas {
-            guard let found = tables[delta.key], delta.k < found.count, let table = found[delta.k] else { continue }
+        for (position, table) in deltas {
             var fields: [String] = []
-            let logged = try prepare("SELECT name FROM \(schema)._briefcase_fields WHERE element = \(delta.position) ORDER BY position")
+            let logged = try prepare("SELECT name FROM \(schema)._briefcase_fields WHERE element = \(position) ORDER BY position")
             while try logged.step() { if case .text(let name) = logged.value(at: 0) { fields.append(name) } }
             guard !fields.isEmpty else { continue }
             let view = table + "_changes"
@@ -63,22 +63,13 @@ extension SQLiteDatabase {
                 continue
             }
             do {
-                try execute("CREATE VIEW \(qualified) AS SELECT \(columns.joined(separator: ", ")) FROM \(changes) WHERE element = \(delta.position)")
+                try execute("CREATE VIEW \(qualified) AS SELECT \(columns.joined(separator: ", ")) FROM \(changes) WHERE element = \(position)")
             } catch {
                 // (More logged fields than SQLite lets a view have columns, say: the changes stay in _briefcase_changes.)
                 notes.append("\(view): not made (\(error.message))")
             }
         }
         return notes
-    }
-
-    /// The kind of the table or view `name` of schema `schema` (nil: none), compared as SQLite compares names.
-    func schemaObject(named name: String, in schema: String) throws(BriefcaseError) -> String? {
-        let master = schema.lowercased() == "temp" ? "sqlite_temp_master" : "\(Self.quote(schema)).sqlite_master"
-        let statement = try prepare("SELECT type FROM \(master) WHERE name = ?1 COLLATE NOCASE")
-        try statement.bind(.text(name), at: 1)
-        guard try statement.step(), case .text(let type) = statement.value(at: 0) else { return nil }
-        return type
     }
 
     /// `text` as an SQL string literal.

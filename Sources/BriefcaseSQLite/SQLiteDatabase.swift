@@ -115,9 +115,11 @@ public final class SQLiteDatabase {
         return SQLiteStatement(statement, database: self)
     }
 
-    /// Whether the database has a table or view named `name` (exactly, as SQLite compares names).
-    public func schemaObject(named name: String) throws(BriefcaseError) -> String? {
-        let statement = try prepare("SELECT type FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')")
+    /// Whether schema `schema` (default: the database's own) has a table or view named `name`
+    /// (exactly, as SQLite compares names): its type, or nil.
+    public func schemaObject(named name: String, in schema: String = "main") throws(BriefcaseError) -> String? {
+        let catalog = schema.lowercased() == "temp" ? "sqlite_temp_schema" : "\(Self.quote(schema)).sqlite_schema"
+        let statement = try prepare("SELECT type FROM \(catalog) WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')")
         try statement.bind(.text(name), at: 1)
         return try statement.step() ? statement.value(at: 0).text : nil
     }

@@ -14,16 +14,17 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
     /// a trailing `.gz` (gzip around the format) is looked through.
     static func fromExtension(_ path: String) -> FileFormat? {
         let lower = Gzip.removingSuffix(path).lowercased()
-        if lower.hasSuffix(".snapshot.json") { return .snapshot }
-        if lower.hasSuffix(".json") { return .json }
-        if lower.hasSuffix(".dabriefcase") { return .dabriefcase }
-        if lower.hasSuffix(".bin2") { return .bin2 }
-        if lower.hasSuffix(".sqlite") || lower.hasSuffix(".db") { return .sqlite }
         var trimmed = lower
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        if trimmed.hasSuffix(".briefcase") { return .folder }
-        return nil
+        return extensions.first { ($0.format == .folder ? trimmed : lower).hasSuffix($0.suffix) }?.format
     }
+
+    /// The extensions that name a format, lower case, the longer first where one ends another
+    /// (`.snapshot.json` before `.json`); a folder's may be followed by `/`.
+    static let extensions: [(suffix: String, format: FileFormat)] = [
+        (".snapshot.json", .snapshot), (".json", .json), (".dabriefcase", .dabriefcase), (".bin2", .bin2),
+        (".sqlite", .sqlite), (".db", .sqlite), (".briefcase", .folder),
+    ]
 
     /// The format of an existing input: `--from`, else the extension, else a directory, else the
     /// first bytes.

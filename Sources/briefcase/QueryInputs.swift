@@ -64,10 +64,8 @@ struct QueryInputs {
         while name.hasSuffix("/") { name.removeLast() }
         if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
         var text = Gzip.removingSuffix(String(name))
-        for suffix in [".snapshot.json", ".json", ".dabriefcase", ".bin2", ".sqlite", ".db", ".briefcase"]
-        where text.lowercased().hasSuffix(suffix) && text.count > suffix.count {
+        if let suffix = FileFormat.extensions.first(where: { text.lowercased().hasSuffix($0.suffix) })?.suffix, text.count > suffix.count {
             text.removeLast(suffix.count)
-            break
         }
         var result = String(text.unicodeScalars.map { isWordCharacter($0) ? Character($0) : "_" })
         if result.isEmpty { result = "input" }

@@ -1,5 +1,6 @@
 import Testing
 import BriefcaseKit
+import BriefcaseTestSupport
 import DatastoreKit
 import JSONCore
 @testable import BriefcaseMerge
@@ -316,20 +317,8 @@ struct SnapshotMergeTests {
 /// Random list edits on both sides: the merged delta always applies (every transformed
 /// operation lands inside its list), and a side merged with an unchanged one gives that side.
 struct SnapshotMergeRandomTests {
-    /// A small deterministic generator (SplitMix64), so a failure names its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     /// 1–4 changes of t1, each a list operation valid on the list as it then is, or a put.
-    static func changes(_ generator: inout SplitMix, side: String) -> [DatastoreChange] {
+    static func changes(_ generator: inout SplitMix64, side: String) -> [DatastoreChange] {
         var count = 5
         var result: [DatastoreChange] = []
         for step in 0 ..< Int.random(in: 1...4, using: &generator) {
@@ -356,7 +345,7 @@ struct SnapshotMergeRandomTests {
 
     @Test func mergedDeltasApply() throws {
         let base = try SnapshotDocument(parsing: #"{"rev": 1, "rows": [{"tid":"t","rowid":"r","data":{"l":["a","b","c","d","e"],"n":{"I":"0"}}}]}"#)
-        var generator = SplitMix(state: 27)
+        var generator = SplitMix64(state: 27)  // (seeded: a failure names its round)
         for round in 0 ..< 2000 {
             let mine = Self.changes(&generator, side: "L"), theirs = Self.changes(&generator, side: "R")
             let local = SnapshotDocument(snapshot: base.snapshot, deltas: [DatastoreDelta(rev: 1, changes: mine, nonce: "l")])

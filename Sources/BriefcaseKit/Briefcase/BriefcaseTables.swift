@@ -83,7 +83,7 @@ public struct BriefcaseTables: Sendable, TableSource {
     /// Whether every element not read yet keeps to `check` (each read now, its warnings kept).
     package func unreadElementsHold(_ check: StreamingCodePageDetection) throws(BriefcaseError) -> Bool {
         guard case .elements(let reading) = source else { return true }
-        return try reading.unreadHold(check)
+        return try reading.readUnread(checking: check)
     }
 
     /// The warnings of `readingReport()` without its code page: no string looked at. Nil for
@@ -202,10 +202,13 @@ private final class ElementsReading: Sendable {
 
     func release(_ i: Int) { stored[i].releaseMapped() }
 
-    func unreadHold(_ check: StreamingCodePageDetection) throws(BriefcaseError) -> Bool {
+    /// Reads each element not read yet (its warnings kept); whether all of them keep to `check`.
+    @discardableResult
+    func readUnread(checking check: StreamingCodePageDetection? = nil) throws(BriefcaseError) -> Bool {
         var holds = true
         for i in stored.indices where state.withLock({ $0.warnings[i] == nil }) {
-            holds = check.holds(for: try read(i)) && holds
+            let element = try read(i)
+            holds = (check?.holds(for: element) ?? true) && holds
             release(i)
         }
         return holds
@@ -213,10 +216,7 @@ private final class ElementsReading: Sendable {
 
     /// Every element's warnings in file order (the elements not read yet are read now), then the container's.
     func warnings() throws(BriefcaseError) -> [DecodingWarning] {
-        for i in stored.indices where state.withLock({ $0.warnings[i] == nil }) {
-            _ = try read(i)
-            release(i)
-        }
+        try readUnread()
         return state.withLock { state in stored.indices.flatMap { state.warnings[$0] ?? [] } } + containerWarnings
     }
 
