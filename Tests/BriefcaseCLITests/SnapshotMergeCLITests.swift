@@ -92,14 +92,30 @@ import BriefcaseTestSupport
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    /// A snapshot this tool wrote from a briefcase is merged as that briefcase (as before).
+    /// A snapshot this tool wrote from a briefcase is merged as that briefcase (as before): rows
+    /// by the table's key, values as the briefcase holds them — Alice's Amount, a currency, edited
+    /// to 13 and 14 in the two copies conflicts as `{"ID": 1}` with decimal text, where a
+    /// datastore merge would say `{"rowid": "1"}` and numbers.
     @Test func aSnapshotWrittenFromABriefcaseMergesAsOne() throws {
         let dir = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let snapshot = dir.appendingPathComponent("orders.snapshot.json").path, output = dir.appendingPathComponent("out.snapshot.json").path
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let snapshot = path("orders.snapshot.json"), output = path("out.snapshot.json"), report = path("report.jsonl")
         #expect(try CLITests.run(["convert", SamplePaths.fixtures.path + "/orders.bin2", snapshot]).status == 0)
         #expect(try CLITests.run(["merge", snapshot, snapshot, snapshot, "-o", output]).status == 0)
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains("\"briefcase\":"))
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        let alice = #""Customer":"Alice","Amount":12.5"#
+        #expect(text.contains(alice))
+        for (name, amount) in [("l.snapshot.json", "13.0"), ("r.snapshot.json", "14.0")] {
+            try Data(text.replacingOccurrences(of: alice, with: #""Customer":"Alice","Amount":"# + amount).utf8).write(to: URL(fileURLWithPath: path(name)))
+        }
+        let merged = try CLITests.run(["merge", snapshot, path("l.snapshot.json"), path("r.snapshot.json"), "-o", output, "--force", "--report", report])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == """
+            {"table": "Orders", "key": {"ID": 1}, "field": "Amount", "base": "12.5", "local": "13", "remote": "14", "rule": "remote", "outcome": "remote"}
+
+            """)
     }
 
     /// Real git: two branches that each added a delta to one snapshot merge through the driver
