@@ -34,14 +34,13 @@ enum SQLiteBench {
         return largest.name
     }
 
-    /// `sql` over `input` as `briefcase query INPUT SQL` answers it: the briefcase written into a
-    /// database in memory (`SQLiteSink`), then the statement; its first value when `firstRowOnly`
-    /// (the time to the first row), else the number of rows.
-    static func query(_ input: String, _ sql: String, firstRowOnly: Bool, jobs: Int) throws -> [SQLValue] {
+    /// `sql` over `input` as `briefcase query INPUT SQL` answers it: the briefcase's tables as
+    /// virtual tables (`OnDemandDatabase`), each read when the statement reads it; its first value
+    /// when `firstRowOnly` (the time to the first row), else the number of rows.
+    static func query(_ input: String, _ sql: String, firstRowOnly: Bool) throws -> [SQLValue] {
         let elements = try BriefcaseElements.open(input, as: .dabriefcase)
-        var sink = SQLiteSink(path: nil)
-        _ = try elements.read(into: &sink, encoding: nil, skipDamaged: false, jobs: jobs)
-        var query = try SQLiteQuery(sql, in: sink.database!)
+        guard let database = try OnDemandDatabase.open(elements) else { System.fail("query: an element's head does not read") }
+        var query = try SQLiteQuery(sql, in: database.database)
         var rows: [SQLValue] = []
         while let row = try query.next() {
             rows.append(row[0])

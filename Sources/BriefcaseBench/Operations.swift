@@ -338,7 +338,7 @@ enum Measure {
             let first = operation == .queryFirstRow
             let sql = (first ? "SELECT * FROM " : "SELECT count(*) FROM ") + SQLiteBench.quote(table)
             cpuStart = System.cpuTime(); start = System.now()
-            let answer = try SQLiteBench.query(input, sql, firstRowOnly: first, jobs: jobs)
+            let answer = try SQLiteBench.query(input, sql, firstRowOnly: first)
             end = System.now(); cpuEnd = System.cpuTime()
             if verify {
                 guard answer.count == 1 else { System.fail("\(operation.rawValue): \(answer.count) rows, expected one") }

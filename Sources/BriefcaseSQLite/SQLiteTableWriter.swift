@@ -24,7 +24,9 @@ struct SQLiteTableWriter {
         binder = RowBinder(image: ValueImage(codePage: codePage))
     }
 
-    mutating func begin(_ head: BriefcaseHead) throws(BriefcaseError) {
+    /// Opens the transaction and writes the head; `elementsTable` false leaves
+    /// `_briefcase_elements` to the caller (`OnDemandDatabase` makes it a virtual table).
+    mutating func begin(_ head: BriefcaseHead, elementsTable: Bool = true) throws(BriefcaseError) {
         // Written once into a new file that appears only when complete: no journal on disk, no
         // fsync. The journal in memory costs next to nothing (the pages are all new: there is no
         // old content to keep) and keeps ROLLBACK TO a savepoint defined (createAndFill).
@@ -33,9 +35,6 @@ struct SQLiteTableWriter {
             CREATE TABLE _briefcase (key TEXT PRIMARY KEY NOT NULL, value);
             CREATE TABLE _briefcase_properties (position INTEGER PRIMARY KEY, name TEXT NOT NULL, value TEXT NOT NULL,
                 name_bytes BLOB NOT NULL, value_bytes BLOB NOT NULL);
-            CREATE TABLE _briefcase_elements (position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
-                current_table TEXT, stored_table TEXT, row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL,
-                checksum INTEGER NOT NULL);
             CREATE TABLE _briefcase_fields (element INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
                 type TEXT NOT NULL, size INTEGER, sql_type TEXT, in_primary_key BOOLEAN NOT NULL, sql_name TEXT,
                 PRIMARY KEY (element, position));
@@ -45,6 +44,7 @@ struct SQLiteTableWriter {
                 record_id INTEGER NOT NULL, status TEXT NOT NULL, message TEXT NOT NULL, old_values TEXT NOT NULL,
                 new_values TEXT NOT NULL, PRIMARY KEY (element, position));
             """)
+        if elementsTable { try database.execute("CREATE TABLE _briefcase_elements (\(Self.elementsColumns))") }
         let setting = try database.prepare("INSERT INTO _briefcase (key, value) VALUES (?1, ?2)")
         try setting.run([.text("format"), .text(SQLiteMapping.format)])
         try setting.run([.text("container"), .text(head.container.rawValue)])
@@ -56,11 +56,17 @@ struct SQLiteTableWriter {
                               .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
         }
         // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
-        insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10), ?11)")
+        if elementsTable { insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10), ?11)") }
         insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
     }
+
+    /// The columns of `_briefcase_elements` (Spec/sqlite-mapping.md §2).
+    static let elementsColumns = """
+        position INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL, current_table TEXT, stored_table TEXT, \
+        row_ids TEXT, note TEXT, rows INTEGER, changes INTEGER, bin2 BLOB NOT NULL, checksum INTEGER NOT NULL
+        """
 
     mutating func finish() throws(BriefcaseError) {
         insertElement = nil
@@ -73,6 +79,10 @@ struct SQLiteTableWriter {
     /// The element's exact bytes: a Bin2 stream of this one element, read back by the one Bin2
     /// reader (Spec/sqlite-mapping.md §2).
     func bin2(_ element: Element) throws(BriefcaseError) -> [UInt8] {
+        try Self.bin2(element, codePage: codePage)
+    }
+
+    static func bin2(_ element: Element, codePage: CodePage) throws(BriefcaseError) -> [UInt8] {
         let bytes = try Bin2Encoder.encode(Bin2Stream(elements: [element]))
         guard bytes.count <= SQLiteDatabase.longestValue else {
             throw BriefcaseError(.invalidModel, "takes \(bytes.count) bytes as Bin2; SQLite holds at most \(SQLiteDatabase.longestValue) bytes in one value",
@@ -106,6 +116,11 @@ struct SQLiteTableWriter {
                                 note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count)),
                                 .integer(SQLiteMapping.checksum(bytes))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
+        try writeFields(of: table, at: position, layout: layout)
+    }
+
+    /// The fields of a table (or of its head) and their schema properties.
+    func writeFields(of table: Table, at position: Int, layout: CurrentTableLayout) throws(BriefcaseError) {
         let keys = Set(layout.keyColumns)
         for (column, field) in table.fields.enumerated() {
             try insertField!.run([.integer(Int64(position)), .integer(Int64(column)), .text(codePage.decodeForDisplay(field.name)),
@@ -129,15 +144,19 @@ struct SQLiteTableWriter {
             return (.null, .text(byKey ? "key" : "position"))
         }
         let replay = table.replaying(delta)
-        // Stored row i (rowid i + 1) when a change updated or deleted it.
-        var touched = Set(replay.changes.compactMap { $0.outcome == .updated ? $0.slot : nil })
-        for (slot, row) in replay.slots.prefix(table.rows.count).enumerated() where row == nil { touched.insert(slot) }
-        let slots = touched.filter { $0 < table.rows.count }.sorted()
+        let slots = Self.touchedSlots(replay, storedRows: table.rows.count)
         let storedName = SQLiteMapping.storedRowsTable(position: position)
         try createTable(storedName, layout: layout, primaryKey: false)
         _ = try insert(slots.map { table.rows[$0] }, into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
         let byKey = try createAndFill(name, layout: layout, rows: replay.rows)
         return (.text(storedName), .text(byKey ? "key" : "position"))
+    }
+
+    /// The stored rows a replay updated or deleted (row i has rowid i + 1 in `_briefcase_stored_N`), in order.
+    static func touchedSlots(_ replay: DeltaReplay, storedRows: Int) -> [Int] {
+        var touched = Set(replay.changes.compactMap { $0.outcome == .updated ? $0.slot : nil })
+        for (slot, row) in replay.slots.prefix(storedRows).enumerated() where row == nil { touched.insert(slot) }
+        return touched.filter { $0 < storedRows }.sorted()
     }
 
     /// A delta that came after its table, written without it: the table's element read back,
@@ -224,6 +243,12 @@ struct SQLiteTableWriter {
         try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
                                 .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count)), .integer(SQLiteMapping.checksum(bytes))])
         try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
+        try writeFieldsAndChanges(of: delta, at: position)
+        return delta
+    }
+
+    /// The logged fields of a delta (its changes decoded) and its changes.
+    func writeFieldsAndChanges(of delta: Delta, at position: Int) throws(BriefcaseError) {
         let keys = Set(delta.keyFields.map { codePage.decodeForDisplay($0).asciiLowercased })
         for (column, field) in delta.loggedFields.enumerated() {
             let fieldName = codePage.decodeForDisplay(field.name)
@@ -241,7 +266,6 @@ struct SQLiteTableWriter {
                                    .text(codePage.decodeForDisplay(change.message)),
                                    .text(printer.line(change.oldValues)), .text(printer.line(change.newValues))])
         }
-        return delta
     }
 }
 

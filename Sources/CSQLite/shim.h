@@ -47,3 +47,19 @@ static inline int briefcase_sqlite_query_authorizer(void *unused, int action, co
 static inline int briefcase_sqlite_restrict_query(sqlite3 *db) {
     return sqlite3_set_authorizer(db, briefcase_sqlite_query_authorizer, 0);
 }
+
+// The virtual tables of `briefcase query` (Spec/sqlite-mapping.md §6): SQLite's table and cursor,
+// each with the Swift object that answers for it (C "subclassing": the base first).
+typedef struct { sqlite3_vtab base; void *owner; } briefcase_vtab;
+typedef struct { sqlite3_vtab_cursor base; void *owner; } briefcase_vtab_cursor;
+
+// sqlite3_vtab_config is variadic: the tables only read the briefcase, so views may use them
+// with TRUSTED_SCHEMA off.
+static inline int briefcase_sqlite_vtab_innocuous(sqlite3 *db) {
+    return sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+}
+
+// An error message SQLite frees (sqlite3_mprintf is variadic).
+static inline char *briefcase_sqlite_message(const char *text) {
+    return sqlite3_mprintf("%s", text);
+}

@@ -93,28 +93,41 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try QueryInputs(paths: paths, named: try named.map(QueryInputs.named))
-        let database = try inputs.open(options: inputOptions)
         // Errors of the statement are of the input when there is one; of the inputs together else.
         let path = inputs.inputs.count == 1 ? inputs.inputs[0].path : inputs.inputs.map(\.path).joined(separator: ", ")
-        var query: SQLiteQuery
-        do {
-            query = try SQLiteQuery(sql, in: database)
-        } catch .writes {
-            throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.writes.description, file: path)
-        } catch .denied(let message) {
-            throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.denied(message).description, file: path)
-        } catch {
-            throw UsageError(error.description)
+        var connection = try inputs.open(options: inputOptions)
+        var query = try compile(in: connection, path: path)
+        if connection.onDemand?.contradictsHeads == true {
+            // A string of a table read contradicts the code page the heads suggest: the briefcase
+            // read whole (every string looked at) decides it, as convert does.
+            connection = try inputs.open(options: inputOptions, onDemand: false)
+            query = try compile(in: connection, path: path)
         }
+        connection.tell()  // (the tables the statement reads were read when it was compiled)
         var printer = QueryPrinter(columns: query.columns, format: format,
                                    style: QueryPrinter.Style(header: !noHeader, null: null, blobs: blobs, formulaSafe: csvFormulaSafe))
         do {
             while let row = try query.next() { try printer.write(row) }
         } catch let error as BriefcaseError {
-            throw error.inFile(path) // the database in memory is the input's
+            throw connection.onDemand?.failure ?? error.inFile(path) // the database in memory is the input's
         }
         try printer.finish()
         if exitStatus && printer.count == 0 { throw ExitCode(1) }
+    }
+
+    /// The statement compiled over `connection`; a table it reads that cannot be read fails it
+    /// with that table's error.
+    private func compile(in connection: QueryConnection, path: String) throws -> SQLiteQuery {
+        do {
+            return try SQLiteQuery(sql, in: connection.database)
+        } catch {
+            if let failure = connection.onDemand?.failure { throw failure }
+            switch error {
+            case .writes: throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.writes.description, file: path)
+            case .denied(let message): throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.denied(message).description, file: path)
+            default: throw UsageError(error.description)
+            }
+        }
     }
 }
 

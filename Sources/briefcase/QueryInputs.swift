@@ -83,20 +83,51 @@ struct QueryInputs {
     }
 
     /// The connection: each input opened (an SQLite database read-only and checked) or written
-    /// into a database in memory (any other format), then held under its schema name.
-    func open(options: InputOptions) throws -> SQLiteDatabase {
+    /// into a database in memory (any other format), then held under its schema name. One
+    /// briefcase input without `--as`, `onDemand`: its tables of rows are virtual tables, each
+    /// read when a statement first reads it (`OnDemandDatabase`).
+    func open(options: InputOptions, onDemand: Bool = true) throws -> QueryConnection {
+        if onDemand, inputs.count == 1, inputs[0].name == nil, let connection = try Self.onDemand(inputs[0].path, options: options) {
+            Self.addChangeViews(connection.database, of: inputs[0].path, into: "main")
+            return connection
+        }
         var parts: [(name: String, database: SQLiteDatabase)] = []
         for (path, name) in inputs {
             let (database, readOnly) = try Self.database(path, options: options)
             guard let name else {
                 Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
-                return database
+                return QueryConnection(database: database)
             }
             parts.append((name, database))
         }
         let combined = try SQLiteDatabase.combining(parts)
         for (path, name) in inputs { Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
-        return combined
+        return QueryConnection(database: combined)
+    }
+
+    /// A briefcase's database read on demand; nil for an SQLite input, or a briefcase whose
+    /// heads do not all read (reading it whole tells why).
+    private static func onDemand(_ path: String, options: InputOptions) throws -> QueryConnection? {
+        guard try options.format(of: path) != .sqlite else { return nil }
+        let input = try TablesInput(path, options: options)
+        let head: BriefcaseHead
+        var tell: () -> Void = {}
+        switch input.reading {
+        case .whole(let document, let codePage):
+            head = BriefcaseHead(container: document.container, codePage: codePage, properties: document.file.properties,
+                                 headerPadding: document.file.headerPadding)
+        case .elements(let source, let opened):
+            let detection = input.compared.headsDetection?.detection
+            head = OnDemandDatabase.head(of: opened.elements, tables: input.compared, encoding: opened.given)
+            tell = {
+                var report = ElementConversionReport(codePage: head.codePage)
+                report.detection = detection
+                report.warnings = input.compared.warningsSoFar
+                source.report(report, textOutput: true, folderNote: opened.folderNote, spooled: opened.spooled)
+            }
+        }
+        guard let database = try OnDemandDatabase.open(input.compared, head: head) else { return nil }
+        return QueryConnection(database: database.database, onDemand: database, tell: tell)
     }
 
     /// Each table's pending changes as a view of plain columns (`<table>_changes`); what could
@@ -125,4 +156,12 @@ struct QueryInputs {
         try options.source(path, format: format).readNamingInput(into: &sink, textOutput: true)
         return (sink.database!, false)
     }
+}
+
+/// The connection `query` runs its statement in, and — read on demand — the briefcase behind it.
+struct QueryConnection {
+    let database: SQLiteDatabase
+    var onDemand: OnDemandDatabase?
+    /// Tells what reading the briefcase met (its warnings, its code page), once the statement has run.
+    var tell: () -> Void = {}
 }

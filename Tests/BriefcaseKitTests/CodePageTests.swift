@@ -123,8 +123,8 @@ private let utf8CourseName: [UInt8] = [0xE8, 0xAF, 0xBE, 0xE7, 0xA8, 0x8B, 0xE5,
         #expect(CodePage.windows1252.decode(euros) == String(repeating: "€", count: 100_000))
         // Validation (output thrown away) of a long string.
         let long = ByteString(Array([UInt8](repeating: 0, count: 10_000).enumerated().flatMap { _ in gbkCourseName }))
-        #expect(CodePage.gbk.withDecodabilityTest { test in test(long) })
-        #expect(!CodePage.gbk.withDecodabilityTest { test in test(ByteString(long.array + [0xFF])) })
+        #expect(CodePage.gbk.withDecodabilityTest { test in long.bytes.withUnsafeBufferPointer(test) })
+        #expect(!CodePage.gbk.withDecodabilityTest { test in (long.array + [0xFF]).withUnsafeBufferPointer(test) })
     }
 
     @Test func neverCrashesOnArbitraryBytes() throws {
@@ -363,7 +363,7 @@ private func table(name: ByteString = "Courses", schemaNames: [String]?, descrip
         ])
         var seen: [String] = []
         let completed = CodePage.forEachEightBitString(in: stream, properties: [BriefcaseProperty(name: "pn", value: "pv")]) {
-            seen.append($0.utf8String ?? "?")
+            seen.append(String(validating: $0, as: UTF8.self) ?? "?")
             return true
         }
         #expect(completed)

@@ -57,6 +57,28 @@ public struct BriefcaseTables: Sendable, TableSource {
         }
     }
 
+    /// Element `i` (in stream order) alone, decoded as `read(_:)` decodes it.
+    package func element(_ i: Int) throws(BriefcaseError) -> Element {
+        switch source {
+        case .document(let tables): return tables.elements[i]
+        case .elements(let reading): return try reading.read(i)
+        }
+    }
+
+    /// Whether an element read so far held a string the code page its heads suggest cannot take
+    /// (`readingReport()` then looks at every element); false for a document in memory.
+    package var contradictsHeads: Bool {
+        guard case .elements(let reading) = source else { return false }
+        return reading.contradicted
+    }
+
+    /// The warnings of the elements read so far, in file order, then the container's (none for a
+    /// document in memory: told when it was read).
+    package var warningsSoFar: [DecodingWarning] {
+        guard case .elements(let reading) = source else { return [] }
+        return reading.warningsSoFar
+    }
+
     package func release(_ place: TablePlace) {
         guard case .elements(let reading) = source else { return }
         for i in [place.table, place.delta].compactMap({ $0 }) { reading.release(i) }
@@ -201,6 +223,12 @@ private final class ElementsReading: Sendable {
     }
 
     func release(_ i: Int) { stored[i].releaseMapped() }
+
+    var contradicted: Bool { state.withLock { $0.contradicted } }
+
+    var warningsSoFar: [DecodingWarning] {
+        state.withLock { state in stored.indices.flatMap { state.warnings[$0] ?? [] } } + containerWarnings
+    }
 
     /// Reads each element not read yet (its warnings kept); whether all of them keep to `check`.
     @discardableResult

@@ -39,17 +39,15 @@ extension CodePage {
     ///    name agrees (at least one such pair) and which decodes every 8-bit string of the file wins.
     /// 3. Otherwise windows-1252.
     public static func detect(in stream: Bin2Stream, properties: [BriefcaseProperty] = []) -> CodePageDetection {
-        func walk(_ body: (ByteString) -> Bool) -> Bool {
+        func walk(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             forEachEightBitString(in: stream, properties: properties, body)
         }
 
         var sawNonASCII = false
-        let allUTF8 = walk { string in
-            string.bytes.withUnsafeBufferPointer { buffer in
-                if ASCII.isASCII(buffer) { return true }
-                sawNonASCII = true
-                return UTF8Validation.isValid(buffer)
-            }
+        let allUTF8 = walk { buffer in
+            if ASCII.isASCII(buffer) { return true }
+            sawNonASCII = true
+            return UTF8Validation.isValid(buffer)
         }
         if allUTF8 {
             return CodePageDetection(codePage: .utf8, reason: sawNonASCII
@@ -77,7 +75,7 @@ extension CodePage {
 
     /// The multi-byte candidates are strict (most random bytes are invalid in them), so one that
     /// decodes every 8-bit string of the file is a good guess to suggest.
-    private static func multiByteHint(_ walk: ((ByteString) -> Bool) -> Bool) -> String? {
+    private static func multiByteHint(_ walk: ((UnsafeBufferPointer<UInt8>) -> Bool) -> Bool) -> String? {
         for candidate in detectionCandidates.prefix(4) where candidate.withDecodabilityTest(walk) {
             return "the 8-bit strings look like \(candidate.name.uppercased()); try --encoding \(candidate.name)"
         }
@@ -103,9 +101,11 @@ extension CodePage {
     /// Calls `body` with every 8-bit string: property names and values, element names, row
     /// descriptor names, schema property names (fields and parameters), `.ansiString` row values,
     /// logged field names, key field names, change messages, `.ansiString` old and new values.
-    /// Stops as soon as `body` returns false, and returns false then.
+    /// Stops as soon as `body` returns false, and returns false then. Each string's bytes are
+    /// lent where they lie (no string copied out of a mapped file).
     static func forEachEightBitString(in stream: Bin2Stream, properties: [BriefcaseProperty],
-                                      _ body: (ByteString) -> Bool) -> Bool {
+                                      _ bytes: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        func body(_ string: ByteString) -> Bool { string.bytes.withUnsafeBufferPointer(bytes) }
         func values(_ list: [Value?]) -> Bool {
             for case .ansiString(let string)? in list where !body(string) { return false }
             return true
@@ -124,8 +124,8 @@ extension CodePage {
                     }
                 }
                 // Rows kept as bytes: their 8-bit strings read where they lie, no row decoded.
-                let allTrue = withoutActuallyEscaping(body) { body in
-                    var strings = EightBitStrings(body: body)
+                let allTrue = withoutActuallyEscaping(bytes) { bytes in
+                    var strings = EightBitStrings(body: bytes)
                     return table.rows.visitStored(table.rows.indices, storages: table.fields.map(\.type.storage), into: &strings)
                         ? !strings.stopped : nil
                 }
@@ -139,8 +139,8 @@ extension CodePage {
                 for field in delta.loggedFields where !body(field.name) { return false }
                 for key in delta.keyFields where !body(key) { return false }
                 // Changes kept as bytes: their 8-bit strings read where they lie, no change decoded.
-                let stored = withoutActuallyEscaping(body) { body in
-                    delta.changes.forEachStoredEightBitString(storages: delta.loggedFields.map(\.type.storage), body)
+                let stored = withoutActuallyEscaping(bytes) { bytes in
+                    delta.changes.forEachStoredEightBitString(storages: delta.loggedFields.map(\.type.storage), bytes)
                 }
                 if let stored {
                     guard stored else { return false }
@@ -158,12 +158,12 @@ extension CodePage {
 extension Changes {
     /// With changes kept as bytes read as `storages` say: hands each one's message and 8-bit
     /// values to `body` until it returns false, and returns whether it never did; else nil.
-    func forEachStoredEightBitString(storages: [ValueStorage?], _ body: @escaping (ByteString) -> Bool) -> Bool? {
+    func forEachStoredEightBitString(storages: [ValueStorage?], _ body: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool? {
         guard case .stored(let stored, _) = storage, stored.storages == storages else { return nil }
         var strings = EightBitStrings(body: body)
         for i in 0 ..< stored.count {
             var p = stored.start(i)
-            guard body(stored.changeHead(at: &p).message) else { return false }
+            guard stored.changeHead(at: &p).message.bytes.withUnsafeBufferPointer(body) else { return false }
             stored.read(at: &p, setBitIsValue: true, into: &strings)  // old values
             stored.read(at: &p, setBitIsValue: true, into: &strings)  // new values
             if strings.stopped { return false }
@@ -174,16 +174,16 @@ extension Changes {
 
 /// Hands each 8-bit string of rows kept as bytes to `body`, until it returns false.
 private struct EightBitStrings: RowVisitor {
-    let body: (ByteString) -> Bool
+    let body: (UnsafeBufferPointer<UInt8>) -> Bool
     private(set) var stopped = false
 
-    init(body: @escaping (ByteString) -> Bool) { self.body = body }
+    init(body: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) { self.body = body }
 
     func beginRow(at position: Int, fieldCount: Int) {}
     func null(_ row: inout Void) {}
     mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Void) {
         guard storage == .ansiString, !stopped else { return }
-        stopped = !body(source.byteString(start ..< start + count))
+        stopped = !body(UnsafeBufferPointer(start: base + start, count: count))
     }
     func scalar(_ value: Value, _ row: inout Void) {}
     func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Void) {}

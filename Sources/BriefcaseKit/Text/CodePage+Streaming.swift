@@ -69,8 +69,8 @@ package struct CodePageWitnesses: Sendable {
         let stream = Bin2Stream(elements: [element])
         if !nonASCII {
             _ = CodePage.forEachEightBitString(in: stream, properties: []) { string in
-                if string.bytes.withUnsafeBufferPointer({ ASCII.isASCII($0) }) { return true }
-                witnesses.append(string)
+                if ASCII.isASCII(string) { return true }
+                witnesses.append(ByteString(Array(string)))
                 nonASCII = true
                 return false
             }
@@ -81,7 +81,7 @@ package struct CodePageWitnesses: Sendable {
             _ = candidate.withDecodabilityTest { body in
                 CodePage.forEachEightBitString(in: stream, properties: []) { string in
                     if body(string) { return true }
-                    failing = string
+                    failing = ByteString(Array(string))
                     return false
                 }
             }

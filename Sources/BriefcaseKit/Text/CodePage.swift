@@ -157,20 +157,18 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
     /// Calls `walk` with a test that tells whether a string decodes in this code page (output is
     /// not kept; one iconv handle serves the whole walk). Returns what `walk` returns, false
     /// when no converter is available.
-    func withDecodabilityTest(_ walk: ((ByteString) -> Bool) -> Bool) -> Bool {
+    func withDecodabilityTest(_ walk: ((UnsafeBufferPointer<UInt8>) -> Bool) -> Bool) -> Bool {
         guard let codec else {
             guard iconvName == nil else { return false }
-            return walk { string in string.bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) } }
+            return walk { UTF8Validation.isValid($0) }
         }
         let fastPath = codec.asciiIsIdentity
         return codec.decoder.withHandle { handle in
             var scratch = [UInt8](repeating: 0, count: 1024)
-            return walk { string in
-                string.bytes.withUnsafeBufferPointer { buffer in
-                    if fastPath && ASCII.isASCII(buffer) { return true }
-                    handle.reset()
-                    return handle.convert(buffer, mode: .validate, scratch: &scratch) != nil
-                }
+            return walk { buffer in
+                if fastPath && ASCII.isASCII(buffer) { return true }
+                handle.reset()
+                return handle.convert(buffer, mode: .validate, scratch: &scratch) != nil
             }
         } ?? false
     }

@@ -1,0 +1,188 @@
+import BriefcaseKit
+
+/// The rows of a current-rows table (or of `_briefcase_stored_N`) as a virtual table gives them:
+/// the same rows, rowids and values `SQLiteTableWriter` writes (Spec/sqlite-mapping.md §3), read
+/// from the decoded table — its rows still views into the file, each made values when SQLite asks
+/// for one of its columns.
+final class TableVirtualRows: VirtualRows {
+    let count: Int
+    let image: ValueImage
+    /// Whether column 0 is the mapping's own, holding the rowid (`CurrentTableLayout.identityColumn`).
+    let identity: Bool
+    private let row: (Int) -> Row
+    /// Made when first needed: a count reads no key.
+    private lazy var ids: RowIDs = makeIDs()
+    private let makeIDs: () -> RowIDs
+    /// The last row made values (SQLite asks for a row's columns one by one).
+    private var made: (place: Int, row: Row)?
+    private var keyPlaces: [Int64: Int32]?
+
+    enum RowIDs {
+        /// Row i has rowid i + 1.
+        case positions
+        /// Row i has rowid ids[i] (ascending).
+        case given([Int64])
+        /// The key (column `column`) is the rowid; `order` the places by key when they are not in order.
+        case keys([Int64], column: Int, order: [Int32]?)
+    }
+
+    /// Whether the rowid of the table is its key (`row_ids = key`).
+    var rowIDsAreKeys: Bool { if case .keys = ids { true } else { false } }
+    var orderingColumn: Int? { if case .keys(_, let column, _) = ids { column } else { nil } }
+
+    private init(count: Int, image: ValueImage, identity: Bool, row: @escaping (Int) -> Row, ids: @escaping () -> RowIDs) {
+        self.count = count
+        self.image = image
+        self.identity = identity
+        self.row = row
+        makeIDs = ids
+    }
+
+    /// The current rows of `table` with `delta` (its changes decoded) replayed; the rowid is the key
+    /// when SQLite would take the key as its rowid alias (one INTEGER key column, every key an
+    /// integer it holds, no two alike), as `SQLiteTableWriter.createAndFill` finds.
+    static func current(_ table: Table, delta: Delta?, layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
+        let identity = layout.identityColumn != nil
+        let rows: (Int) -> Row, count: Int
+        var keys: () -> [Int64]? = { nil }
+        if let delta, !delta.changes.isEmpty {
+            let replayed = table.replaying(delta).rows
+            rows = { replayed[$0] }
+            count = replayed.count
+            if layout.rowIDIsKey(primaryKey: true) { keys = { Self.keys(replayed.count) { replayed[$0][layout.keyColumns[0]] } } }
+        } else {
+            let stored = table.rows
+            rows = { stored[$0] }
+            count = stored.count
+            if layout.rowIDIsKey(primaryKey: true) {
+                let key = layout.keyColumns[0]
+                keys = {
+                    // From the bytes in one walk where the rows are kept as bytes; else from their values.
+                    var visitor = KeyColumn(column: key, capacity: count)
+                    if stored.visitStored(0 ..< count, storages: table.fields.map(\.type.storage), into: &visitor) {
+                        return visitor.failed ? nil : visitor.keys
+                    }
+                    return Self.keys(count) { stored[$0][key] }
+                }
+            }
+        }
+        return TableVirtualRows(count: count, image: image, identity: identity, row: rows) {
+            guard let keys = keys(), let order = Self.order(keys) else { return .positions }
+            return .keys(keys, column: layout.keyColumns[0], order: order.isEmpty ? nil : order)
+        }
+    }
+
+    /// The stored rows of `table` at `slots` (ascending), row i with rowid slots[i] + 1.
+    static func stored(_ table: Table, slots: [Int], layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
+        let stored = table.rows
+        return TableVirtualRows(count: slots.count, image: image, identity: layout.identityColumn != nil,
+                                row: { stored[slots[$0]] }, ids: { .given(slots.map { Int64($0) + 1 }) })
+    }
+
+    /// Each row's key as SQLite's rowid, or nil when one is not an integer it holds.
+    private static func keys(_ count: Int, _ key: (Int) -> Value?) -> [Int64]? {
+        var keys: [Int64] = []
+        keys.reserveCapacity(count)
+        for i in 0 ..< count {
+            switch key(i) {
+            case .integer(let value)?: keys.append(value)
+            case .largeUInt(let value)? where value <= UInt64(Int64.max): keys.append(Int64(value))
+            default: return nil
+            }
+        }
+        return keys
+    }
+
+    /// The places in key order (empty: they are in order already); nil when two keys are alike.
+    private static func order(_ keys: [Int64]) -> [Int32]? {
+        if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) { return [] }
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }.map(Int32.init)
+        for (a, b) in zip(order, order.dropFirst()) where keys[Int(a)] == keys[Int(b)] { return nil }
+        return order
+    }
+
+    func place(scanned k: Int) -> Int {
+        if case .keys(_, _, let order?) = ids { return Int(order[k]) }
+        return k
+    }
+
+    func rowID(_ place: Int) -> Int64 {
+        switch ids {
+        case .positions: return Int64(place) + 1
+        case .given(let ids): return ids[place]
+        case .keys(let keys, _, _): return keys[place]
+        }
+    }
+
+    func place(ofRowID rowID: Int64) -> Int? {
+        switch ids {
+        case .positions: return rowID >= 1 && rowID <= Int64(count) ? Int(rowID - 1) : nil
+        case .given(let ids):
+            var low = 0, high = ids.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ids[middle] < rowID { low = middle + 1 } else { high = middle }
+            }
+            return low < ids.count && ids[low] == rowID ? low : nil
+        case .keys(let keys, _, _):
+            if keyPlaces == nil {
+                var places: [Int64: Int32] = [:]
+                places.reserveCapacity(keys.count)
+                for (place, key) in keys.enumerated() { places[key] = Int32(place) }
+                keyPlaces = places
+            }
+            return keyPlaces![rowID].map(Int.init)
+        }
+    }
+
+    func cell(_ place: Int, column: Int) -> SQLValue {
+        if identity && column == 0 { return .integer(rowID(place)) }
+        let field = identity ? column - 1 : column
+        if made?.place != place { made = (place, row(place)) }
+        let values = made!.row
+        return image.sql(field < values.count ? values[field] : nil)
+    }
+}
+
+/// Each row's value of one integer column, walking over the others (no value made of them).
+private struct KeyColumn: RowVisitor {
+    let column: Int
+    var keys: [Int64] = []
+    /// A row whose value is not an integer SQLite holds (NULL, or a LargeUInt above 2^63 − 1).
+    var failed = false
+
+    init(column: Int, capacity: Int) {
+        self.column = column
+        keys.reserveCapacity(capacity)
+    }
+
+    private mutating func keep(_ value: Value?) {
+        switch value {
+        case .integer(let key)?: keys.append(key)
+        case .largeUInt(let key)? where key <= UInt64(Int64.max): keys.append(Int64(key))
+        default: failed = true
+        }
+    }
+
+    func beginRow(at position: Int, fieldCount: Int) -> Int { 0 }
+    mutating func null(_ row: inout Int) {
+        if row == column { failed = true }
+        row += 1
+    }
+    mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>, _ row: inout Int) {
+        if row == column { failed = true }
+        row += 1
+    }
+    mutating func scalar(_ value: Value, _ row: inout Int) {
+        if row == column { keep(value) }
+        row += 1
+    }
+    mutating func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ row: inout Int) {
+        if row == column { failed = true }
+        row += 1
+    }
+    func endRow(_ row: consuming Int) {}
+    mutating func checkedRow(_ values: [Value?], at position: Int) {
+        keep(column < values.count ? values[column] : nil)
+    }
+}
