@@ -14,6 +14,10 @@ struct Options {
     /// The bench's arguments as given, for Benchmarks.md's command line.
     var arguments: [String] = []
     var operations: [Operation] = Operation.allCases
+    /// Sizes at which only `largeOperations` (and the floor) are measured, after `sizes`
+    /// (`--large-sizes`, `--large-ops`: the operations whose targets speak of large files).
+    var largeSizes: [Int] = []
+    var largeOperations: [Operation] = []
     var keepData = false
     var profile = Generator.Profile.standard
     /// dabriefcase → snapshot is measured only up to this size (it streams now; the limit is there
@@ -82,7 +86,10 @@ struct Runner {
         var sizes: [SizeResult] = []
         let loadBefore = Machine.loadAverage()
         for size in options.sizes {
-            sizes.append(measure(size: size))
+            sizes.append(measure(size: size, operations: options.operations))
+        }
+        for size in options.largeSizes {
+            sizes.append(measure(size: size, operations: [.read] + options.largeOperations.filter { $0 != .read }))
         }
         let loadAfter = Machine.loadAverage()
         let report = Report(sizes: sizes, machine: machine, options: options, loadBefore: loadBefore, loadAfter: loadAfter)
@@ -105,7 +112,7 @@ struct Runner {
         }
     }
 
-    func measure(size: Int) -> SizeResult {
+    func measure(size: Int, operations: [Operation]) -> SizeResult {
         let label = sizeLabel(size)
         let profile = options.profile == .standard ? "" : "-" + options.profile.rawValue
         let base = options.scratch + "/bench-\(label)\(profile)-seed\(options.seed)"
@@ -114,7 +121,7 @@ struct Runner {
         dataSet.jsonSize = System.fileSize(json)
         System.log("[\(label)] \(data): \(dataSet.fileSize) bytes, \(dataSet.tables) tables, \(dataSet.rows) rows, \(dataSet.changes) pending changes, \(String(format: "%.1f", 100 * Double(dataSet.nulls) / Double(max(1, dataSet.values))))% NULL; json \(dataSet.jsonSize) bytes")
         var results: [OperationResult] = []
-        for operation in options.operations {
+        for operation in operations {
             if operation == .jq && !Operation.jqInstalled {
                 System.log("[\(label)] jq: skipped (jq is not installed; `apt-get install jq` to compare → json with it)")
                 continue

@@ -20,7 +20,7 @@ import Foundation
 let usage = """
 usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
                        [--markdown FILE] [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
-                       [--profile default|delta-heavy] [--jobs N]
+                       [--profile default|delta-heavy] [--jobs N] [--large-sizes SIZE,… --large-ops OP,…]
        briefcase-bench generate --size SIZE [--seed S] [--profile P] --output FILE [--meta FILE]
        briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify] [--jobs N]
 
@@ -29,7 +29,8 @@ SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 -
 (FILE: Benchmarks.md, the figures with the machine, commit, date and every target, ok or missed), no --snapshot-limit (to-snapshot, the
 slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
 of the six tables with a delta has a pending change, plus a quarter as many inserts), --jobs 1
-(elements decoded at once by validate, to-json, to-snapshot, to-folder and json → dabriefcase, as `briefcase --jobs`).
+(elements decoded at once by validate, to-json, to-snapshot, to-folder and json → dabriefcase, as `briefcase --jobs`),
+no --large-sizes (sizes at which only --large-ops and the floor are measured, after the others).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 
@@ -164,6 +165,17 @@ default:
         }
         // The floor is always measured: every figure is also a ratio to it.
         if !options.operations.contains(.read) { options.operations.insert(.read, at: 0) }
+    }
+    if let sizes = arguments.values["large-sizes"] {
+        options.largeSizes = sizes.split(separator: ",").map { text in
+            guard let size = parseSize(String(text)) else { System.fail("--large-sizes: '\(text)' is not a size") }
+            return size
+        }
+        guard let ops = arguments.values["large-ops"] else { System.fail("--large-sizes needs --large-ops") }
+        options.largeOperations = ops.split(separator: ",").map { name in
+            guard let operation = Operation(rawValue: String(name)) else { System.fail("--large-ops: unknown operation '\(name)'") }
+            return operation
+        }
     }
     options.keepData = arguments.flags.contains("keep-data")
     if let limit = arguments.size("snapshot-limit") { options.snapshotLimit = limit }

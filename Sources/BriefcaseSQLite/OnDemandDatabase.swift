@@ -10,7 +10,12 @@ package struct OnDemandDatabase {
     /// The connection (its virtual tables answer from `reader`).
     package let database: SQLiteDatabase
     let reader: OnDemandReader
+    /// What could not be made, for standard error (a `X_stored` table whose name was taken).
+    package let notes: [String]
 
+    /// Its virtual tables, for a connection that holds this database among others
+    /// (`VirtualTables.combining`).
+    package var virtualTables: VirtualTables { reader.virtualTables }
     /// The first error reading a table met (SQLite passes on only its text).
     package var failure: BriefcaseError? { reader.virtualTables.failure }
     /// Whether a string read so far contradicts the code page the heads suggest: the database
@@ -80,13 +85,28 @@ package struct OnDemandDatabase {
                                      changes: reader.deltas[i]!.changes.count))
             }
         }
+        // Each table's stored rows, as the file holds them, beside its current rows (`X_stored`),
+        // where no table took the name.
+        var notes: [String] = []
+        var taken = Set(entries.compactMap { $0.currentTable?.asciiLowercased })
+        for (i, entry) in entries.enumerated() {
+            guard let current = entry.currentTable, case .table(let table) = elements[i] else { continue }
+            let name = current + "_stored"
+            guard taken.insert(name.asciiLowercased).inserted else {
+                notes.append("\(name): the name is taken, so \(current)'s stored rows have no such table (_briefcase_elements.bin2 holds them)")
+                continue
+            }
+            try reader.add(table: "all_\(i)", named: name, layout: CurrentTableLayout(table: table, codePage: codePage), in: database) {
+                () throws(BriefcaseError) in try reader.allStoredRows(i)
+            }
+        }
         let rows = ElementsVirtualRows(entries: entries, reader: reader)
         reader.virtualTables.add(VirtualTable(declaration: "CREATE TABLE x(\(SQLiteTableWriter.elementsColumns))",
                                               types: ["INTEGER", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "BLOB", "INTEGER"],
                                               rowIDColumn: 0, read: { rows }, prepare: rows.prepare), as: "elements")
         try database.execute("CREATE VIRTUAL TABLE \(SQLiteMapping.elementsTable) USING \(VirtualTables.module)(elements)")
         try writer.finish()
-        return OnDemandDatabase(database: database, reader: reader)
+        return OnDemandDatabase(database: database, reader: reader, notes: notes)
     }
 }
 
@@ -143,6 +163,12 @@ final class OnDemandReader {
                                             layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
         current[i] = rows
         return rows
+    }
+
+    /// Every stored row of the table at `i` (row i with rowid i + 1).
+    func allStoredRows(_ i: Int) throws(BriefcaseError) -> TableVirtualRows {
+        let table = try table(i)
+        return TableVirtualRows.stored(table, slots: nil, layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
     }
 
     func storedRows(_ i: Int) throws(BriefcaseError) -> TableVirtualRows {

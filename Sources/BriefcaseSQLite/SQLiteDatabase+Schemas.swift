@@ -8,7 +8,15 @@ extension SQLiteDatabase {
     /// under the name (a copy: what is done to it never reaches the part). Nothing else can be
     /// attached afterwards, and no value longer than the longest the parts allow is made.
     public static func combining(_ parts: [(name: String, database: SQLiteDatabase)]) throws(BriefcaseError) -> SQLiteDatabase {
+        try combining(parts, virtualTables: nil)
+    }
+
+    /// The same, the virtual tables of the parts read on demand (`OnDemandDatabase`) answered by
+    /// `virtualTables` (`VirtualTables.combining`).
+    package static func combining(_ parts: [(name: String, database: SQLiteDatabase)],
+                                  virtualTables: VirtualTables?) throws(BriefcaseError) -> SQLiteDatabase {
         let combined = try SQLiteDatabase(path: ":memory:", mode: .memory)
+        try virtualTables?.register(on: combined)
         sqlite3_limit(combined.handle, SQLITE_LIMIT_ATTACHED, Int32(parts.count))
         defer { sqlite3_limit(combined.handle, SQLITE_LIMIT_ATTACHED, 0) }
         sqlite3_limit(combined.handle, SQLITE_LIMIT_LENGTH, Int32(parts.map(\.database.valueLimit).max() ?? longestValue))

@@ -72,9 +72,12 @@ final class TableVirtualRows: VirtualRows {
         }
     }
 
-    /// The stored rows of `table` at `slots` (ascending), row i with rowid slots[i] + 1.
-    static func stored(_ table: Table, slots: [Int], layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
+    /// The stored rows of `table` at `slots` (ascending; nil: all), stored row i with rowid i + 1.
+    static func stored(_ table: Table, slots: [Int]?, layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
         let stored = table.rows
+        guard let slots else {
+            return TableVirtualRows(count: stored.count, image: image, identity: layout.identityColumn != nil, row: { stored[$0] }, ids: { .positions })
+        }
         return TableVirtualRows(count: slots.count, image: image, identity: layout.identityColumn != nil,
                                 row: { stored[slots[$0]] }, ids: { .given(slots.map { Int64($0) + 1 }) })
     }

@@ -61,14 +61,35 @@ package final class VirtualTables {
     package private(set) var failure: BriefcaseError?
 
     func add(_ table: VirtualTable, as argument: String) { tables[argument] = table }
-    func table(_ argument: String) -> VirtualTable? { tables[argument] }
+    /// Each input's tables on a connection that holds several inputs (`combining`), by schema
+    /// name lower-cased; such a connection has no tables of its own.
+    private var schemas: [String: VirtualTables] = [:]
+
+    /// The table `argument` names in schema `schema`, and the tables it is one of. A schema that
+    /// is not one of the connection's inputs read on demand has none: a `CREATE VIRTUAL TABLE …
+    /// USING briefcase` in another database (an SQLite input) finds nothing.
+    func table(_ argument: String, schema: String) -> (VirtualTables, VirtualTable)? {
+        if schemas.isEmpty {
+            guard schema.lowercased() == "main", let table = tables[argument] else { return nil }
+            return (self, table)
+        }
+        guard let input = schemas[schema.lowercased()], let table = input.tables[argument] else { return nil }
+        return (input, table)
+    }
+
+    /// A connection's tables that are `inputs`' (each read on demand), under their schema names.
+    package static func combining(_ inputs: [(name: String, tables: VirtualTables)]) -> VirtualTables {
+        let combined = VirtualTables()
+        for (name, tables) in inputs { combined.schemas[name.lowercased()] = tables }
+        return combined
+    }
     func failed(_ error: BriefcaseError) { if failure == nil { failure = error } }
 
     /// The module's name in SQL.
     static let module = "briefcase"
 
     /// Registers the module on `database`, answering from `self` (kept until the connection closes).
-    func register(on database: SQLiteDatabase) throws(BriefcaseError) {
+    package func register(on database: SQLiteDatabase) throws(BriefcaseError) {
         let owner = Unmanaged.passRetained(self).toOpaque()
         let status = sqlite3_create_module_v2(database.handle, Self.module, &virtualTableModule, owner) { owner in
             if let owner { Unmanaged<VirtualTables>.fromOpaque(owner).release() }
@@ -134,7 +155,8 @@ nonisolated(unsafe) private var virtualTableModule: sqlite3_module = {
         db, owner, argc, argv, result, message in
         let tables = Unmanaged<VirtualTables>.fromOpaque(owner!).takeUnretainedValue()
         // argv: the module, the schema, the table, then the arguments (one: which table).
-        guard argc == 4, let argument = argv?[3].map({ String(cString: $0) }), let table = tables.table(argument) else {
+        guard argc == 4, let schema = argv?[1].map({ String(cString: $0) }), let argument = argv?[3].map({ String(cString: $0) }),
+              let (tables, table) = tables.table(argument, schema: schema) else {
             message?.pointee = briefcase_sqlite_message("briefcase: no such virtual table")
             return SQLITE_ERROR
         }

@@ -12,8 +12,9 @@ struct QueryCommand: ParsableCommand {
         Each input is the database `briefcase convert INPUT x.sqlite` would write \
         (Spec/sqlite-mapping.md): each table's current rows (pending delta applied) under its own \
         name, and the _briefcase tables (stored rows the pending changes touch, pending changes, fields, schema, properties). \
-        Any input format is loaded into a database in memory; an SQLite database is opened \
-        read-only. Only a statement that reads is run: no input is ever changed. Each table's \
+        A briefcase of any format is read on demand: only the tables the statement reads are \
+        decoded, before its first row (a table it does not read is never looked at, nor its \
+        damage: validate reads everything); an SQLite database is opened read-only. Only a statement that reads is run: no input is ever changed. Each table's \
         pending changes are also a view, <table>_changes: a row per change (type, status, \
         record_id, message) with old_<field> and new_<field> for each logged field.
 
@@ -97,7 +98,7 @@ struct QueryCommand: ParsableCommand {
         let path = inputs.inputs.count == 1 ? inputs.inputs[0].path : inputs.inputs.map(\.path).joined(separator: ", ")
         var connection = try inputs.open(options: inputOptions)
         var query = try compile(in: connection, path: path)
-        if connection.onDemand?.contradictsHeads == true {
+        if connection.contradictsHeads {
             // A string of a table read contradicts the code page the heads suggest: the briefcase
             // read whole (every string looked at) decides it, as convert does.
             connection = try inputs.open(options: inputOptions, onDemand: false)
@@ -109,7 +110,7 @@ struct QueryCommand: ParsableCommand {
         do {
             while let row = try query.next() { try printer.write(row) }
         } catch let error as BriefcaseError {
-            throw connection.onDemand?.failure ?? error.inFile(path) // the database in memory is the input's
+            throw connection.failure ?? error.inFile(path) // the database in memory is the input's
         }
         try printer.finish()
         if exitStatus && printer.count == 0 { throw ExitCode(1) }
@@ -121,7 +122,7 @@ struct QueryCommand: ParsableCommand {
         do {
             return try SQLiteQuery(sql, in: connection.database)
         } catch {
-            if let failure = connection.onDemand?.failure { throw failure }
+            if let failure = connection.failure { throw failure }
             switch error {
             case .writes: throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.writes.description, file: path)
             case .denied(let message): throw BriefcaseError(.invalidModel, SQLiteQuery.Refusal.denied(message).description, file: path)

@@ -82,32 +82,39 @@ struct QueryInputs {
         return name.unicodeScalars.allSatisfy(isWordCharacter)
     }
 
-    /// The connection: each input opened (an SQLite database read-only and checked) or written
-    /// into a database in memory (any other format), then held under its schema name. One
-    /// briefcase input without `--as`, `onDemand`: its tables of rows are virtual tables, each
-    /// read when a statement first reads it (`OnDemandDatabase`).
+    /// The connection: each input opened (an SQLite database read-only and checked), read on
+    /// demand (`onDemand`: a briefcase's tables of rows are virtual tables, each read when a
+    /// statement first reads it, `OnDemandDatabase`) or written into a database in memory, then
+    /// held under its schema name.
     func open(options: InputOptions, onDemand: Bool = true) throws -> QueryConnection {
-        if onDemand, inputs.count == 1, inputs[0].name == nil, let connection = try Self.onDemand(inputs[0].path, options: options) {
-            Self.addChangeViews(connection.database, of: inputs[0].path, into: "main")
-            return connection
-        }
         var parts: [(name: String, database: SQLiteDatabase)] = []
+        var connection = QueryConnection(database: nil)
         for (path, name) in inputs {
-            let (database, readOnly) = try Self.database(path, options: options)
+            let database: SQLiteDatabase, readOnly: Bool
+            if onDemand, let read = try Self.onDemand(path, options: options) {
+                (database, readOnly) = (read.database.database, false)
+                connection.onDemand.append((name ?? "main", read.database))
+                connection.tells.append(read.tell)
+            } else {
+                (database, readOnly) = try Self.database(path, options: options)
+            }
             guard let name else {
                 Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
-                return QueryConnection(database: database)
+                connection.database = database
+                return connection
             }
             parts.append((name, database))
         }
-        let combined = try SQLiteDatabase.combining(parts)
+        let virtualTables = connection.onDemand.isEmpty ? nil : VirtualTables.combining(connection.onDemand.map { ($0.name, $0.database.virtualTables) })
+        let combined = try SQLiteDatabase.combining(parts, virtualTables: virtualTables)
         for (path, name) in inputs { Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
-        return QueryConnection(database: combined)
+        connection.database = combined
+        return connection
     }
 
-    /// A briefcase's database read on demand; nil for an SQLite input, or a briefcase whose
-    /// heads do not all read (reading it whole tells why).
-    private static func onDemand(_ path: String, options: InputOptions) throws -> QueryConnection? {
+    /// A briefcase's database read on demand, and how to tell what reading it met; nil for an
+    /// SQLite input, or a briefcase whose heads do not all read (reading it whole tells why).
+    private static func onDemand(_ path: String, options: InputOptions) throws -> (database: OnDemandDatabase, tell: () -> Void)? {
         guard try options.format(of: path) != .sqlite else { return nil }
         let input = try TablesInput(path, options: options)
         let head: BriefcaseHead
@@ -127,7 +134,8 @@ struct QueryInputs {
             }
         }
         guard let database = try OnDemandDatabase.open(input.compared, head: head) else { return nil }
-        return QueryConnection(database: database.database, onDemand: database, tell: tell)
+        for note in database.notes { Console.note("\(path): \(note)") }
+        return (database, tell)
     }
 
     /// Each table's pending changes as a view of plain columns (`<table>_changes`); what could
@@ -158,10 +166,19 @@ struct QueryInputs {
     }
 }
 
-/// The connection `query` runs its statement in, and — read on demand — the briefcase behind it.
+/// The connection `query` runs its statement in, and the briefcases behind it read on demand.
 struct QueryConnection {
-    let database: SQLiteDatabase
-    var onDemand: OnDemandDatabase?
-    /// Tells what reading the briefcase met (its warnings, its code page), once the statement has run.
-    var tell: () -> Void = {}
+    /// (Set once every input is open.)
+    var database: SQLiteDatabase!
+    /// The inputs read on demand, by schema name.
+    var onDemand: [(name: String, database: OnDemandDatabase)] = []
+    /// Tell what reading each input on demand met (its warnings, its code page).
+    var tells: [() -> Void] = []
+
+    /// The first error reading a table met.
+    var failure: BriefcaseError? { onDemand.lazy.compactMap(\.database.failure).first }
+    /// Whether a string of a table read contradicts the code page its briefcase's heads suggest.
+    var contradictsHeads: Bool { onDemand.contains { $0.database.contradictsHeads } }
+
+    func tell() { for tell in tells { tell() } }
 }

@@ -24,6 +24,45 @@ import BriefcaseTestSupport
         }
     }
 
+    /// `<table>_stored`: orders.bin2's stored rows (Sources/FixtureMaker: Alice 12.5, Bob 7 unshipped,
+    /// Carol 100 at OLE 45001), before its update of 2, delete of 3 and insert of 4.
+    @Test func storedRowsAreATable() throws {
+        let orders = SamplePaths.fixtures.path + "/orders.bin2"
+        let run = try CLITests.run(["query", orders, "select rowid, * from Orders_stored"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.text == """
+            {"rowid": 1, "ID": 1, "Customer": "Alice", "Amount": "12.5", "Shipped": "2023-03-15T12:00:00.000"}
+            {"rowid": 2, "ID": 2, "Customer": "Bob", "Amount": "7", "Shipped": null}
+            {"rowid": 3, "ID": 3, "Customer": "Carol", "Amount": "100", "Shipped": "2023-03-16T00:00:00.000"}
+
+            """)
+        let changed = try CLITests.run(["query", orders, "select ID from Orders_stored except select ID from Orders", "--format", "csv", "--no-header"])
+        #expect(changed.text == "3\r\n")
+        let before = try CLITests.run(["query", orders, "select s.Amount, c.Amount from Orders_stored s join Orders c using (ID) where s.Amount <> c.Amount",
+                                       "--format", "tsv", "--no-header"])
+        #expect(before.text == "7\t8\n")
+    }
+
+    /// Several inputs are read on demand too: the damaged table of one is not read by a statement
+    /// over the other; a virtual table of ours written into an SQLite input answers nothing.
+    @Test func severalInputsAreReadOnDemand() throws {
+        let orders = SamplePaths.fixtures.path + "/orders.bin2"
+        let run = try CLITests.run(["query", orders, Self.damaged, "select count(*) as n from orders.Orders join orders.Orders_changes c on c.new_ID = Orders.ID"])
+        // (orders.bin2's changes: an update of ID 2, a delete of ID 3, an insert of ID 4: two current rows.)
+        #expect(run.status == 0 && run.text == "{\"n\": 2}\n", "\(run.stderr)")
+        let damaged = try CLITests.run(["query", orders, Self.damaged, "select count(*) from damaged_type_0.T"])
+        #expect(damaged.status == 1 && damaged.text.isEmpty && damaged.stderr.contains("element 'T'"), "\(damaged.stderr)")
+        let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hostile = dir.appendingPathComponent("hostile.sqlite").path
+        _ = try CLITests.shell("""
+            sqlite3 '\(hostile)' "create table t(x); pragma writable_schema = on; \
+            insert into sqlite_schema values ('table', 'stolen', 'stolen', 0, 'CREATE VIRTUAL TABLE stolen USING briefcase(rows_1)')"
+            """)
+        let stolen = try CLITests.run(["query", orders, hostile, "select * from hostile.stolen"])
+        #expect(stolen.status != 0 && stolen.text.isEmpty && stolen.stderr.contains("no such virtual table"), "\(stolen.stderr)")
+    }
+
     /// Heads of ASCII suggest UTF-8; a row's 8-bit string 'été' in windows-1252 (E9 74 E9) is no
     /// UTF-8: the briefcase is read whole, as `convert` reads it, and its text decoded so.
     @Test func aStringThatContradictsTheHeadsIsReadAsConvertReadsIt() throws {

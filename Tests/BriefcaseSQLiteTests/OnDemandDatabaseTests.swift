@@ -38,7 +38,25 @@ import BriefcaseTestSupport
         let list = "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
         let names = try full.prepare(list).allTexts()
         #expect(!names.isEmpty, "\(label): no table")
-        #expect(try onDemand.prepare(list).allTexts() == names, "\(label): the same tables")
+        // The same tables, and each current-rows table's stored rows (`X_stored`).
+        let tables = try full.prepare("SELECT current_table, stored_table FROM _briefcase_elements WHERE current_table IS NOT NULL")
+        var pairs: [(current: String, stored: String?)] = []
+        while try tables.step() { pairs.append((tables.value(at: 0).text!, tables.value(at: 1).text)) }
+        let storedTables = pairs.map { $0.current + "_stored" }.filter { name in !names.contains { $0.lowercased() == name.lowercased() } }
+        #expect(try onDemand.prepare(list).allTexts() == (names + storedTables).sorted(), "\(label): the same tables")
+        for (current, touched) in pairs where storedTables.contains(current + "_stored") {
+            let stored = SQLiteDatabase.quote(current + "_stored")
+            if let touched {
+                // The stored rows the pending changes touch are those rows of all the stored rows.
+                let some = try answer(full, "SELECT rowid, * FROM \(SQLiteDatabase.quote(touched))")
+                let all = try answer(onDemand, "SELECT rowid, * FROM \(stored)")
+                #expect(some.allSatisfy(all.contains), "\(label): \(stored)")
+            } else {
+                // No pending change: the stored rows are the current rows.
+                #expect(try answer(onDemand, "SELECT * FROM \(stored)").sorted() == answer(full, "SELECT * FROM \(SQLiteDatabase.quote(current))").sorted(),
+                        "\(label): \(stored)")
+            }
+        }
         for name in names {
             let table = SQLiteDatabase.quote(name)
             let whole = "SELECT rowid AS rid_, * FROM \(table)"
