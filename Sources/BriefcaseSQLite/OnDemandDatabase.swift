@@ -158,11 +158,25 @@ final class OnDemandReader {
 
     func currentRows(_ i: Int) throws(BriefcaseError) -> TableVirtualRows {
         if let rows = current[i] { return rows }
-        let table = try table(i)
-        let rows = TableVirtualRows.current(table, delta: partners[i].flatMap { deltas[$0] },
-                                            layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
-        current[i] = rows
-        return rows
+        let delta = partners[i].flatMap { deltas[$0] }, codePage = codePage
+        func rows(of table: Table) -> TableVirtualRows {
+            TableVirtualRows.current(table, delta: delta, layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
+        }
+        var made: TableVirtualRows?
+        if decoded[i] == nil {
+            // The rows put in rowid order while the table's strings are checked, on two cores:
+            // both before the first row.
+            guard case .table(let table) = try tables.element(i, alongside: { element in
+                guard case .table(let table) = element else { return }
+                made = rows(of: table)
+                made!.orderRows()
+            }) else { throw BriefcaseError(.invalidModel, "internal: element \(i) is not a table") }
+            decoded[i] = table
+        }
+        let result: TableVirtualRows
+        if let made { result = made } else { result = rows(of: try table(i)) }
+        current[i] = result
+        return result
     }
 
     /// Every stored row of the table at `i` (row i with rowid i + 1).

@@ -26,6 +26,9 @@ final class TableVirtualRows: VirtualRows {
         case keys([Int64], column: Int, order: [Int32]?)
     }
 
+    /// Works out the rowids and the rowid order now (else when first needed: a count needs neither).
+    func orderRows() { _ = ids }
+
     /// Whether the rowid of the table is its key (`row_ids = key`).
     var rowIDsAreKeys: Bool { if case .keys = ids { true } else { false } }
     var orderingColumn: Int? { if case .keys(_, let column, _) = ids { column } else { nil } }

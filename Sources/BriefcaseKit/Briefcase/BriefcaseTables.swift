@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A briefcase read table by table (Spec/diff.md §8, Spec/merge.md §3): its properties and its
@@ -62,6 +63,18 @@ public struct BriefcaseTables: Sendable, TableSource {
         switch source {
         case .document(let tables): return tables.elements[i]
         case .elements(let reading): return try reading.read(i)
+        }
+    }
+
+    /// Element `i` decoded as `element(_:)` decodes it, and `work` done on it while its strings
+    /// are checked on another core (both only read it): `OnDemandDatabase` orders a table's rows
+    /// while the check that must precede its first row runs.
+    package func element(_ i: Int, alongside work: @escaping (Element) -> Void) throws(BriefcaseError) -> Element {
+        switch source {
+        case .document(let tables):
+            work(tables.elements[i])
+            return tables.elements[i]
+        case .elements(let reading): return try reading.read(i, alongside: work)
         }
     }
 
@@ -211,10 +224,27 @@ private final class ElementsReading: Sendable {
         check = encoding == nil ? StreamingCodePageDetection(heads: heads.compactMap { $0 }, properties: properties) : nil
     }
 
-    func read(_ i: Int) throws(BriefcaseError) -> Element {
+    func read(_ i: Int, alongside work: @escaping (Element) -> Void = { _ in }) throws(BriefcaseError) -> Element {
         var warnings: [DecodingWarning] = []
         let element = try stored[i].decodeInPlace(warnings: &warnings)
-        let holds = checkingAsRead ? check?.holds(for: element) ?? true : true
+        var holds = true
+        if checkingAsRead, let check {
+            // Two items on two threads: the check, and the caller's work, which is done before
+            // this returns (both only read the element).
+            let checked = Mutex(true)
+            nonisolated(unsafe) let work = work
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 {
+                    let result = check.holds(for: element)
+                    checked.withLock { $0 = result }
+                } else {
+                    work(element)
+                }
+            }
+            holds = checked.withLock { $0 }
+        } else {
+            work(element)
+        }
         state.withLock { state in
             state.warnings[i] = warnings
             if !holds { state.contradicted = true }
