@@ -67,12 +67,12 @@ package struct OnDemandDatabase {
                 try writer.writeFields(of: table, at: i, layout: layout)
                 var stored: String?
                 if layout.refusal == nil {
-                    try reader.add(table: "rows_\(i)", named: sqlName, layout: layout, in: database) { () throws(BriefcaseError) in
-                        try reader.currentRows(i)
+                    try reader.add(table: "rows_\(i)", named: sqlName, layout: layout, in: database) { rowsWanted throws(BriefcaseError) in
+                        try reader.currentRows(i, ordered: rowsWanted)
                     }
                     if let delta = pairing.partner[i].flatMap({ reader.deltas[$0] }), !delta.changes.isEmpty {
                         stored = SQLiteMapping.storedRowsTable(position: i)
-                        try reader.add(table: "stored_\(i)", named: stored!, layout: layout, in: database) { () throws(BriefcaseError) in
+                        try reader.add(table: "stored_\(i)", named: stored!, layout: layout, in: database) { _ throws(BriefcaseError) in
                             try reader.storedRows(i)
                         }
                     }
@@ -97,13 +97,13 @@ package struct OnDemandDatabase {
                 continue
             }
             try reader.add(table: "all_\(i)", named: name, layout: CurrentTableLayout(table: table, codePage: codePage), in: database) {
-                () throws(BriefcaseError) in try reader.allStoredRows(i)
+                _ throws(BriefcaseError) in try reader.allStoredRows(i)
             }
         }
         let rows = ElementsVirtualRows(entries: entries, reader: reader)
         reader.virtualTables.add(VirtualTable(declaration: "CREATE TABLE x(\(SQLiteTableWriter.elementsColumns))",
                                               types: ["INTEGER", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "BLOB", "INTEGER"],
-                                              rowIDColumn: 0, read: { rows }, prepare: rows.prepare), as: "elements")
+                                              rowIDColumn: 0, read: { _ in rows }, prepare: rows.prepare), as: "elements")
         try database.execute("CREATE VIRTUAL TABLE \(SQLiteMapping.elementsTable) USING \(VirtualTables.module)(elements)")
         try writer.finish()
         return OnDemandDatabase(database: database, reader: reader, notes: notes)
@@ -131,7 +131,7 @@ final class OnDemandReader {
 
     /// A virtual table `name` in `database`, its rows `read` when first wanted.
     func add(table argument: String, named name: String, layout: CurrentTableLayout, in database: SQLiteDatabase,
-             read: @escaping () throws(BriefcaseError) -> any VirtualRows) throws(BriefcaseError) {
+             read: @escaping (_ rowsWanted: Bool) throws(BriefcaseError) -> any VirtualRows) throws(BriefcaseError) {
         let identity = layout.identityColumn.map { [SQLiteDatabase.quote($0) + " INTEGER"] } ?? []
         let columns = identity + layout.columns.indices.map { SQLiteDatabase.quote(layout.columns[$0]) + " " + layout.types[$0] }
         virtualTables.add(VirtualTable(declaration: "CREATE TABLE x(\(columns.joined(separator: ", ")))",
@@ -143,7 +143,7 @@ final class OnDemandReader {
     /// The table element at `i`, decoded.
     func table(_ i: Int) throws(BriefcaseError) -> Table {
         if let table = decoded[i] { return table }
-        guard case .table(let table) = try tables.element(i) else {
+        guard case .table(let table) = try tables.element(i, alongside: nil) else {
             throw BriefcaseError(.invalidModel, "internal: element \(i) is not a table")
         }
         decoded[i] = table
@@ -156,14 +156,16 @@ final class OnDemandReader {
         return .table(try table(i))
     }
 
-    func currentRows(_ i: Int) throws(BriefcaseError) -> TableVirtualRows {
+    /// The current rows of the table at `i`; `ordered`, their rowid order worked out as the
+    /// table is read (side by side with the check of its strings), else when first needed.
+    func currentRows(_ i: Int, ordered: Bool = true) throws(BriefcaseError) -> TableVirtualRows {
         if let rows = current[i] { return rows }
         let delta = partners[i].flatMap { deltas[$0] }, codePage = codePage
         func rows(of table: Table) -> TableVirtualRows {
             TableVirtualRows.current(table, delta: delta, layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
         }
         var made: TableVirtualRows?
-        if decoded[i] == nil {
+        if decoded[i] == nil && ordered {
             // The rows put in rowid order while the table's strings are checked, on two cores:
             // both before the first row.
             guard case .table(let table) = try tables.element(i, alongside: { element in

@@ -12,13 +12,14 @@ package final class VirtualTable {
     let affinities: [ColumnAffinity]
     /// Whether column 0 is the rowid (a table whose fields took SQLite's three names for it).
     let rowIDColumn: Int?
-    private let read: () throws(BriefcaseError) -> any VirtualRows
+    /// Reads the rows; false: the statement asks for no column, rowid or order of them (a count).
+    private let read: (_ rowsWanted: Bool) throws(BriefcaseError) -> any VirtualRows
     /// What a statement that reads these columns (`colUsed`, one bit each, the 64th for the
     /// 64th on) needs read before its first row, read when it is planned.
     let prepare: ((UInt64) throws(BriefcaseError) -> Void)?
     private var rows: (any VirtualRows)?
 
-    init(declaration: String, types: [String], rowIDColumn: Int?, read: @escaping () throws(BriefcaseError) -> any VirtualRows,
+    init(declaration: String, types: [String], rowIDColumn: Int?, read: @escaping (_ rowsWanted: Bool) throws(BriefcaseError) -> any VirtualRows,
          prepare: ((UInt64) throws(BriefcaseError) -> Void)? = nil) {
         self.declaration = declaration
         affinities = types.map(ColumnAffinity.init)
@@ -28,9 +29,9 @@ package final class VirtualTable {
     }
 
     /// The rows, read the first time they are asked for.
-    func readRows() throws(BriefcaseError) -> any VirtualRows {
+    func readRows(rowsWanted: Bool = true) throws(BriefcaseError) -> any VirtualRows {
         if let rows { return rows }
-        let read = try read()
+        let read = try read(rowsWanted)
         rows = read
         return read
     }
@@ -127,9 +128,9 @@ final class VirtualTableState {
 
     /// The rows, or nil with the error's text given to SQLite (and the error kept); with
     /// `columns`, what reading them needs read first.
-    func rows(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, columns: UInt64? = nil) -> (any VirtualRows)? {
+    func rows(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, columns: UInt64? = nil, rowsWanted: Bool = true) -> (any VirtualRows)? {
         do throws(BriefcaseError) {
-            let rows = try table.readRows()
+            let rows = try table.readRows(rowsWanted: rowsWanted)
             if let columns { try table.prepare?(columns) }
             return rows
         } catch {
@@ -181,10 +182,12 @@ nonisolated(unsafe) private var virtualTableModule: sqlite3_module = {
     }
     module.xDisconnect = disconnect
     module.xDestroy = disconnect
-    module.xBestIndex = { vtab, info in
+    module.xBestIndex = { vtab, infoPointer in
         let state = table(vtab)
-        guard let rows = state.rows(vtab, columns: info!.pointee.colUsed) else { return SQLITE_ERROR }
-        VirtualPlan.choose(for: state.table, rows: rows, info!)
+        let info = infoPointer!.pointee
+        guard let rows = state.rows(vtab, columns: info.colUsed, rowsWanted: info.colUsed != 0 || info.nConstraint > 0 || info.nOrderBy > 0)
+        else { return SQLITE_ERROR }
+        VirtualPlan.choose(for: state.table, rows: rows, infoPointer!)
         return SQLITE_OK
     }
     module.xOpen = { vtab, result in

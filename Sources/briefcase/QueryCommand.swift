@@ -101,7 +101,7 @@ struct QueryCommand: ParsableCommand {
         if connection.contradictsHeads {
             // A string of a table read contradicts the code page the heads suggest: the briefcase
             // read whole (every string looked at) decides it, as convert does.
-            connection = try inputs.open(options: inputOptions, onDemand: false)
+            connection = try inputs.reopen(connection)
             query = try compile(in: connection, path: path)
         }
         connection.tell()  // (the tables the statement reads were read when it was compiled)

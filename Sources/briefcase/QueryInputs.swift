@@ -82,39 +82,48 @@ struct QueryInputs {
         return name.unicodeScalars.allSatisfy(isWordCharacter)
     }
 
-    /// The connection: each input opened (an SQLite database read-only and checked), read on
-    /// demand (`onDemand`: a briefcase's tables of rows are virtual tables, each read when a
-    /// statement first reads it, `OnDemandDatabase`) or written into a database in memory, then
-    /// held under its schema name.
-    func open(options: InputOptions, onDemand: Bool = true) throws -> QueryConnection {
+    /// The connection: each input opened (an SQLite database read-only and checked) or read on
+    /// demand (a briefcase: its tables of rows are virtual tables, each read when a statement
+    /// first reads it, `OnDemandDatabase`), then held under its schema name.
+    func open(options: InputOptions) throws -> QueryConnection {
+        try connect(try inputs.map { path, _ in
+            if let read = try Self.onDemand(path, options: options) { return read }
+            let (database, readOnly) = try Self.database(path, options: options)
+            return .database(database, readOnly: readOnly)
+        })
+    }
+
+    /// The same inputs, those whose 8-bit strings contradicted the code page their heads suggest
+    /// read whole — as `convert` reads them, every string looked at — into databases in memory.
+    func reopen(_ connection: QueryConnection) throws -> QueryConnection {
+        try connect(try connection.opened.map { input in
+            guard case .onDemand(let database, let tables, _) = input, database.contradictsHeads else { return input }
+            return .database(try tables.written(), readOnly: false)
+        })
+    }
+
+    /// One connection over the opened inputs: the one input's own, or each input a schema.
+    private func connect(_ opened: [OpenedQueryInput]) throws -> QueryConnection {
         var parts: [(name: String, database: SQLiteDatabase)] = []
-        var connection = QueryConnection(database: nil)
-        for (path, name) in inputs {
-            let database: SQLiteDatabase, readOnly: Bool
-            if onDemand, let read = try Self.onDemand(path, options: options) {
-                (database, readOnly) = (read.database.database, false)
-                connection.onDemand.append((name ?? "main", read.database))
-                connection.tells.append(read.tell)
-            } else {
-                (database, readOnly) = try Self.database(path, options: options)
-            }
+        for ((path, name), input) in zip(inputs, opened) {
             guard let name else {
-                Self.addChangeViews(database, of: path, into: readOnly ? "temp" : "main")
-                connection.database = database
-                return connection
+                Self.addChangeViews(input.database, of: path, into: input.readOnly ? "temp" : "main")
+                return QueryConnection(database: input.database, opened: opened)
             }
-            parts.append((name, database))
+            parts.append((name, input.database))
         }
-        let virtualTables = connection.onDemand.isEmpty ? nil : VirtualTables.combining(connection.onDemand.map { ($0.name, $0.database.virtualTables) })
-        let combined = try SQLiteDatabase.combining(parts, virtualTables: virtualTables)
+        let onDemand: [(name: String, tables: VirtualTables)] = zip(inputs, opened).compactMap { input, opened in
+            guard case .onDemand(let database, _, _) = opened else { return nil }
+            return (input.name!, database.virtualTables)
+        }
+        let combined = try SQLiteDatabase.combining(parts, virtualTables: onDemand.isEmpty ? nil : VirtualTables.combining(onDemand))
         for (path, name) in inputs { Self.addChangeViews(combined, of: path, reading: name!, into: name!) }
-        connection.database = combined
-        return connection
+        return QueryConnection(database: combined, opened: opened)
     }
 
     /// A briefcase's database read on demand, and how to tell what reading it met; nil for an
     /// SQLite input, or a briefcase whose heads do not all read (reading it whole tells why).
-    private static func onDemand(_ path: String, options: InputOptions) throws -> (database: OnDemandDatabase, tell: () -> Void)? {
+    private static func onDemand(_ path: String, options: InputOptions) throws -> OpenedQueryInput? {
         guard try options.format(of: path) != .sqlite else { return nil }
         let input = try TablesInput(path, options: options)
         let head: BriefcaseHead
@@ -135,7 +144,7 @@ struct QueryInputs {
         }
         guard let database = try OnDemandDatabase.open(input.compared, head: head) else { return nil }
         for note in database.notes { Console.note("\(path): \(note)") }
-        return (database, tell)
+        return .onDemand(database, input, tell: tell)
     }
 
     /// Each table's pending changes as a view of plain columns (`<table>_changes`); what could
@@ -166,19 +175,38 @@ struct QueryInputs {
     }
 }
 
-/// The connection `query` runs its statement in, and the briefcases behind it read on demand.
+/// One input of `query`, opened.
+enum OpenedQueryInput {
+    /// A briefcase read on demand, the input it reads, and how to tell what reading it met.
+    case onDemand(OnDemandDatabase, TablesInput, tell: () -> Void)
+    /// An SQLite input opened read-only, or a briefcase written into a database in memory.
+    case database(SQLiteDatabase, readOnly: Bool)
+
+    var database: SQLiteDatabase {
+        switch self {
+        case .onDemand(let read, _, _): return read.database
+        case .database(let database, _): return database
+        }
+    }
+
+    var readOnly: Bool { if case .database(_, true) = self { true } else { false } }
+}
+
+/// The connection `query` runs its statement in, and its inputs as opened.
 struct QueryConnection {
-    /// (Set once every input is open.)
-    var database: SQLiteDatabase!
-    /// The inputs read on demand, by schema name.
-    var onDemand: [(name: String, database: OnDemandDatabase)] = []
-    /// Tell what reading each input on demand met (its warnings, its code page).
-    var tells: [() -> Void] = []
+    let database: SQLiteDatabase
+    let opened: [OpenedQueryInput]
 
+    private var onDemand: [OnDemandDatabase] {
+        opened.compactMap { if case .onDemand(let read, _, _) = $0 { read } else { nil } }
+    }
     /// The first error reading a table met.
-    var failure: BriefcaseError? { onDemand.lazy.compactMap(\.database.failure).first }
+    var failure: BriefcaseError? { onDemand.lazy.compactMap(\.failure).first }
     /// Whether a string of a table read contradicts the code page its briefcase's heads suggest.
-    var contradictsHeads: Bool { onDemand.contains { $0.database.contradictsHeads } }
+    var contradictsHeads: Bool { onDemand.contains { $0.contradictsHeads } }
 
-    func tell() { for tell in tells { tell() } }
+    /// Tells what reading each input on demand met (its warnings, its code page).
+    func tell() {
+        for case .onDemand(_, _, let tell) in opened { tell() }
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BriefcaseDiff
 import BriefcaseKit
+import BriefcaseSQLite
 
 /// One side of `diff` as printed: its label, the code page of its 8-bit text, and its elements'
 /// heads (names and fields: what the SQL layout of its export needs).
@@ -41,6 +42,24 @@ struct TablesInput {
             compared = BriefcaseTables(read.document)
             reading = .whole(read.document, read.codePage)
         }
+    }
+
+    /// The briefcase read whole (as `convert` reads it: its code page from every string) into a
+    /// database in memory (`query`, when a table's strings contradicted its heads); what reading
+    /// it met told as `convert` tells it.
+    func written() throws -> SQLiteDatabase {
+        var sink = SQLiteSink(path: nil)
+        switch reading {
+        case .whole(let document, let codePage):
+            try document.read(into: &sink, codePage: codePage)
+        case .elements(let source, let opened):
+            do {
+                try source.readElements(opened, into: &sink, textOutput: true, canRestart: true)
+            } catch let error as BriefcaseError where error.file == nil {
+                throw error.inFile(source.path)
+            }
+        }
+        return sink.database!
     }
 
     /// An empty briefcase (what is not there), shown as `label`.

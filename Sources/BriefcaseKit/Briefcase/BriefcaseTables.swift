@@ -69,12 +69,13 @@ public struct BriefcaseTables: Sendable, TableSource {
     /// Element `i` decoded as `element(_:)` decodes it, and `work` done on it while its strings
     /// are checked on another core (both only read it): `OnDemandDatabase` orders a table's rows
     /// while the check that must precede its first row runs.
-    package func element(_ i: Int, alongside work: @escaping (Element) -> Void) throws(BriefcaseError) -> Element {
+    /// Without `work`, a large table's strings are checked on two threads.
+    package func element(_ i: Int, alongside work: ((Element) -> Void)?) throws(BriefcaseError) -> Element {
         switch source {
         case .document(let tables):
-            work(tables.elements[i])
+            work?(tables.elements[i])
             return tables.elements[i]
-        case .elements(let reading): return try reading.read(i, alongside: work)
+        case .elements(let reading): return try reading.read(i, twoThreads: true, alongside: work)
         }
     }
 
@@ -224,11 +225,13 @@ private final class ElementsReading: Sendable {
         check = encoding == nil ? StreamingCodePageDetection(heads: heads.compactMap { $0 }, properties: properties) : nil
     }
 
-    func read(_ i: Int, alongside work: @escaping (Element) -> Void = { _ in }) throws(BriefcaseError) -> Element {
+    /// Element `i` decoded and checked; `twoThreads`, the check side by side with `work` (or,
+    /// without, with itself: `StreamingCodePageDetection.holds(for:twoThreads:)`).
+    func read(_ i: Int, twoThreads: Bool = false, alongside work: ((Element) -> Void)? = nil) throws(BriefcaseError) -> Element {
         var warnings: [DecodingWarning] = []
         let element = try stored[i].decodeInPlace(warnings: &warnings)
         var holds = true
-        if checkingAsRead, let check {
+        if twoThreads, let work, checkingAsRead, let check {
             // Two items on two threads: the check, and the caller's work, which is done before
             // this returns (both only read the element).
             let checked = Mutex(true)
@@ -243,7 +246,8 @@ private final class ElementsReading: Sendable {
             }
             holds = checked.withLock { $0 }
         } else {
-            work(element)
+            holds = checkingAsRead ? check?.holds(for: element, twoThreads: twoThreads) ?? true : true
+            work?(element)
         }
         state.withLock { state in
             state.warnings[i] = warnings

@@ -123,17 +123,7 @@ extension CodePage {
                         for property in list where !body(property.name) { return false }
                     }
                 }
-                // Rows kept as bytes: their 8-bit strings read where they lie, no row decoded.
-                let allTrue = withoutActuallyEscaping(bytes) { bytes in
-                    var strings = EightBitStrings(body: bytes)
-                    return table.rows.visitStored(table.rows.indices, storages: table.fields.map(\.type.storage), into: &strings)
-                        ? !strings.stopped : nil
-                }
-                if let allTrue {
-                    guard allTrue else { return false }
-                } else {
-                    for row in table.rows where !values(row) { return false }
-                }
+                guard forEachEightBitString(inRowsOf: table, table.rows.indices, bytes) else { return false }
             case .delta(let delta):
                 guard body(delta.name) else { return false }
                 for field in delta.loggedFields where !body(field.name) { return false }
@@ -150,6 +140,22 @@ extension CodePage {
                     }
                 }
             }
+        }
+        return true
+    }
+}
+
+extension CodePage {
+    /// `forEachEightBitString` over the `.ansiString` values of `table`'s rows in `range` only.
+    static func forEachEightBitString(inRowsOf table: Table, _ range: Range<Int>, _ bytes: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        // Rows kept as bytes: their 8-bit strings read where they lie, no row decoded.
+        let allTrue = withoutActuallyEscaping(bytes) { bytes in
+            var strings = EightBitStrings(body: bytes)
+            return table.rows.visitStored(range, storages: table.fields.map(\.type.storage), into: &strings) ? !strings.stopped : nil
+        }
+        if let allTrue { return allTrue }
+        for row in table.rows[range] {
+            for case .ansiString(let string)? in row where !string.bytes.withUnsafeBufferPointer(bytes) { return false }
         }
         return true
     }

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 /// Code page detection when the elements come one at a time (Spec/robustness.md, "Streaming
 /// conversion"). `CodePage.detect(in:)` looks at every 8-bit string, values included, but a
 /// streaming writer must name the code page before the first row. So the choice is made from the
@@ -44,11 +46,32 @@ package struct StreamingCodePageDetection: Sendable {
     }
 
     /// True when `element`'s 8-bit strings leave `detection` unchanged.
-    public func holds(for element: Element) -> Bool {
+    public func holds(for element: Element) -> Bool { holds(for: element, twoThreads: false) }
+
+    /// True when `element`'s 8-bit strings leave `detection` unchanged; with `twoThreads`, a
+    /// large table's rows looked at in two halves side by side (`OnDemandDatabase`, before a
+    /// statement's first row).
+    public func holds(for element: Element, twoThreads: Bool) -> Bool {
         guard let mustDecode else { return true }
+        if twoThreads, case .table(let table) = element, table.rows.count >= Self.rowsCheckedInTwo {
+            // The rows in two halves, on two threads (each with its own decoder).
+            let head = Table(name: table.name, schema: table.schema, fields: table.fields, rows: [])
+            guard holds(for: .table(head)) else { return false }
+            let middle = table.rows.count / 2
+            let halves = [0 ..< middle, middle ..< table.rows.count]
+            let failed = Mutex(false)
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                let holds = mustDecode.withDecodabilityTest { body in CodePage.forEachEightBitString(inRowsOf: table, halves[k], body) }
+                if !holds { failed.withLock { $0 = true } }
+            }
+            return !failed.withLock { $0 }
+        }
         let stream = Bin2Stream(elements: [element])
         return mustDecode.withDecodabilityTest { body in CodePage.forEachEightBitString(in: stream, properties: [], body) }
     }
+
+    /// Rows from which a table's check is worth two threads.
+    static let rowsCheckedInTwo = 16_384
 }
 
 /// Collects, element by element, the few strings that decide `CodePage.detect(in:)`: one
