@@ -97,6 +97,44 @@ final class RowBinder {
         }
     }
 
+    /// Binds the bytes of a string, blob or GUID value as they lie in a row kept as bytes
+    /// (`StoredRowBinding`), as `bind(_:to:at:)` binds the value they make: copied into the
+    /// buffer (no `Value` made), text that is not UTF-8 through the value.
+    func bind(_ storage: ValueStorage, _ bytes: UnsafeBufferPointer<UInt8>, to statement: SQLiteStatement, at index: Int) throws(BriefcaseError) {
+        switch storage {
+        case .blob: try bindCopy(bytes, encoding: nil, to: statement, at: index)
+        case .ansiString where textIsUTF8 && UTF8Validation.isValid(bytes), .guid where UTF8Validation.isValid(bytes):
+            try bindCopy(bytes, encoding: SQLITE_UTF8, to: statement, at: index)
+        case .wideString:
+            let start = room(bytes.count / 2 * 3)
+            guard let count = WideText.utf8(fromUTF16LE: bytes, to: start) else {
+                return try bind(Self.value(storage, bytes), to: statement, at: index)
+            }
+            used += count
+            try statement.bindStatic(start, count: count, encoding: SQLITE_UTF8, at: index)
+        default: try bind(Self.value(storage, bytes), to: statement, at: index)
+        }
+    }
+
+    /// The value bytes stored as `storage` make (as the row reader makes it).
+    private static func value(_ storage: ValueStorage, _ bytes: UnsafeBufferPointer<UInt8>) -> Value {
+        let string = ByteString(Array(bytes))
+        switch storage {
+        case .ansiString: return .ansiString(string)
+        case .wideString: return .wideString(string)
+        case .guid: return .guid(string)
+        default: return .blob(string)
+        }
+    }
+
+    private func bindCopy(_ bytes: UnsafeBufferPointer<UInt8>, encoding: Int32?, to statement: SQLiteStatement, at index: Int) throws(BriefcaseError) {
+        let count = bytes.count
+        let start = room(count)
+        if let base = bytes.baseAddress, count > 0 { start.update(from: base, count: count) }
+        used += count
+        try statement.bindStatic(start, count: count, encoding: encoding, at: index)
+    }
+
     /// After the statement ran with the rows bound: the buffer is free again.
     func finishRows() {
         used = 0

@@ -140,15 +140,15 @@ struct SQLiteTableWriter {
     func writeCurrentRows(of table: Table, named name: String, layout: CurrentTableLayout, delta: Delta?,
                           position: Int) throws(BriefcaseError) -> (stored: SQLValue, rowIDs: SQLValue) {
         guard let delta, !delta.changes.isEmpty else {
-            let byKey = try createAndFill(name, layout: layout, rows: table.rows.array)
+            let byKey = try createAndFill(name, layout: layout, rows: InsertedRows(table))
             return (.null, .text(byKey ? "key" : "position"))
         }
         let replay = table.replaying(delta)
         let slots = Self.touchedSlots(replay, storedRows: table.rows.count)
         let storedName = SQLiteMapping.storedRowsTable(position: position)
         try createTable(storedName, layout: layout, primaryKey: false)
-        _ = try insert(slots.map { table.rows[$0] }, into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
-        let byKey = try createAndFill(name, layout: layout, rows: replay.rows)
+        _ = try insert(.values(slots.map { table.rows[$0] }), into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
+        let byKey = try createAndFill(name, layout: layout, rows: .values(replay.rows))
         return (.text(storedName), .text(byKey ? "key" : "position"))
     }
 
@@ -192,15 +192,11 @@ struct SQLiteTableWriter {
     /// Creates the current-rows table with its primary key and fills it with `rows`; when SQLite
     /// refuses a key (NULL, the same key twice, a non-integer in the rowid alias), the same table
     /// without one. Returns whether the rowid is the key (else row i has rowid i + 1).
-    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: [Row]) throws(BriefcaseError) -> Bool {
+    private func createAndFill(_ name: String, layout: CurrentTableLayout, rows: InsertedRows) throws(BriefcaseError) -> Bool {
         // SQLite's rowid alias (a single INTEGER key) takes a NULL for "the next rowid", and
         // holds integers only (not a LargeUInt above 2^63 − 1, shown as REAL): checked here.
         let rowIDAlias = layout.keyColumns.count == 1 && layout.types[layout.keyColumns[0]] == "INTEGER"
-        let aliasHoldsKeys = !rowIDAlias || rows.allSatisfy { row in
-            if case .integer? = row[layout.keyColumns[0]] { return true }
-            if case .largeUInt(let value)? = row[layout.keyColumns[0]] { return value <= UInt64(Int64.max) }
-            return false
-        }
+        let aliasHoldsKeys = !rowIDAlias || rows.allIntegers(layout.keyColumns[0])
         guard !layout.keyColumns.isEmpty, layout.identityColumn == nil, aliasHoldsKeys else {
             try createTable(name, layout: layout, primaryKey: false)
             return try insert(rows, into: name, layout: layout, primaryKey: false)
