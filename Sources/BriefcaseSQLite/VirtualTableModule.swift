@@ -92,7 +92,7 @@ package final class VirtualTables {
     /// Registers the module on `database`, answering from `self` (kept until the connection closes).
     package func register(on database: SQLiteDatabase) throws(BriefcaseError) {
         let owner = Unmanaged.passRetained(self).toOpaque()
-        let status = sqlite3_create_module_v2(database.handle, Self.module, &virtualTableModule, owner) { owner in
+        let status = sqlite3_create_module_v2(database.handle, Self.module, virtualTableModule, owner) { owner in
             if let owner { Unmanaged<VirtualTables>.fromOpaque(owner).release() }
         }
         guard status == SQLITE_OK else { throw database.lastError() }
@@ -147,8 +147,16 @@ func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ message: String) {
     vtab.pointee.zErrMsg = briefcase_sqlite_message(message)
 }
 
-/// The module: read-only tables (no `xUpdate`), made and connected alike.
-nonisolated(unsafe) private var virtualTableModule: sqlite3_module = {
+/// The module: read-only tables (no `xUpdate`), made and connected alike. SQLite keeps the pointer
+/// it is given (it does not copy the module): the module lives in memory of its own for the
+/// process's lifetime, never at a Swift variable's address.
+nonisolated(unsafe) private let virtualTableModule: UnsafeMutablePointer<sqlite3_module> = {
+    let pointer = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
+    pointer.initialize(to: makeModule())
+    return pointer
+}()
+
+private func makeModule() -> sqlite3_module {
     var module = sqlite3_module()
     module.iVersion = 1
     let connect: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<UnsafePointer<CChar>?>?,
@@ -221,4 +229,4 @@ nonisolated(unsafe) private var virtualTableModule: sqlite3_module = {
         return SQLITE_OK
     }
     return module
-}()
+}
