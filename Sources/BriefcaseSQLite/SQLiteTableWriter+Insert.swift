@@ -30,26 +30,7 @@ extension SQLiteTableWriter {
         while start < rows.count {
             let count = rows.count - start >= batch ? batch : 1
             let statement = count == batch ? full! : single!
-            var binding = StoredRowBinding(binder: binder, statement: statement, perRow: perRow, bindsRowID: !byKey, first: start, rowIDs: rowIDs)
-            if case .stored(let stored, let storages) = rows, stored.visitStored(start ..< start + count, storages: storages, into: &binding) {
-                // (Bound from the bytes.)
-                if let failure = binding.failure {
-                    binder.finishRows()
-                    throw failure
-                }
-            } else {
-                for index in start..<(start + count) {
-                    let row = rows.row(index)
-                    var parameter = (index - start) * perRow + 1
-                    if !byKey {
-                        try statement.bindInteger(rowIDs?[index] ?? Int64(index) + 1, at: parameter)
-                        parameter += 1
-                    }
-                    for column in layout.columns.indices {
-                        try binder.bind(column < row.count ? row[column] : nil, to: statement, at: parameter + column)
-                    }
-                }
-            }
+            try bind(rows, start ..< start + count, to: statement, perRow: perRow, rowIDs: byKey ? nil : .some(rowIDs), layout: layout)
             do throws(BriefcaseError) {
                 while try statement.step() {}
             } catch {
@@ -65,11 +46,55 @@ extension SQLiteTableWriter {
     }
 }
 
+extension SQLiteTableWriter {
+    /// Binds rows `range` of `rows` to `statement`, `perRow` parameters each: first the rowid
+    /// (`rowIDs` not nil: its value, or the row's place + 1), then the columns. Stored rows are
+    /// bound from their bytes, a run of them at once.
+    func bind(_ rows: InsertedRows, _ range: Range<Int>, to statement: SQLiteStatement, perRow: Int,
+              rowIDs: [Int64]??, layout: CurrentTableLayout) throws(BriefcaseError) {
+        var binding = StoredRowBinding(binder: binder, statement: statement, perRow: perRow, bindsRowID: rowIDs != nil,
+                                       first: range.lowerBound, rowIDs: rowIDs ?? nil)
+        func bindValues(_ row: Row, at index: Int) throws(BriefcaseError) {
+            var parameter = (index - range.lowerBound) * perRow + 1
+            if let rowIDs {
+                try statement.bindInteger(rowIDs?[index] ?? Int64(index) + 1, at: parameter)
+                parameter += 1
+            }
+            for column in layout.columns.indices {
+                try binder.bind(column < row.count ? row[column] : nil, to: statement, at: parameter + column)
+            }
+        }
+        if case .values(let values) = rows {
+            for index in range { try bindValues(values[index], at: index) }
+            return
+        }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            // A run of stored rows, bound from their bytes.
+            if let (stored, storages, run) = rows.storedRun(from: index, before: range.upperBound) {
+                binding.row = index - range.lowerBound
+                if stored.visitStored(run, storages: storages, into: &binding) {
+                    if let failure = binding.failure {
+                        binder.finishRows()
+                        throw failure
+                    }
+                    index += run.count
+                    continue
+                }
+            }
+            try bindValues(rows.row(index), at: index)
+            index += 1
+        }
+    }
+}
+
 /// The rows an INSERT of `SQLiteTableWriter` takes: values, or a table's rows kept as bytes,
 /// bound from their bytes (`StoredRowBinding`) where they are.
 enum InsertedRows {
     case values([Row])
     case stored(Rows, storages: [ValueStorage?])
+    /// A table's rows kept as bytes with some made values (`TouchedReplay`): row i from `sources[i]`.
+    case patched(Rows, storages: [ValueStorage?], sources: [CurrentRowSource], values: [Row])
 
     /// A table's rows as they are kept.
     init(_ table: Table) { self = .stored(table.rows, storages: table.fields.map(\.type.storage)) }
@@ -78,6 +103,7 @@ enum InsertedRows {
         switch self {
         case .values(let rows): return rows.count
         case .stored(let rows, _): return rows.count
+        case .patched(_, _, let sources, _): return sources.count
         }
     }
 
@@ -85,22 +111,58 @@ enum InsertedRows {
         switch self {
         case .values(let rows): return rows[i]
         case .stored(let rows, _): return rows[i]
+        case .patched(let rows, _, let sources, let values):
+            switch sources[i] {
+            case .stored(let slot): return rows[slot]
+            case .value(let k): return values[k]
+            }
+        }
+    }
+
+    /// The stored rows that rows `index ..< limit` begin with, consecutive in both (nil: row
+    /// `index` is values).
+    func storedRun(from index: Int, before limit: Int) -> (Rows, [ValueStorage?], Range<Int>)? {
+        switch self {
+        case .values: return nil
+        case .stored(let rows, let storages): return (rows, storages, index ..< limit)
+        case .patched(let rows, let storages, let sources, _):
+            guard case .stored(let first) = sources[index] else { return nil }
+            var end = index + 1
+            while end < limit, case .stored(let slot) = sources[end], slot == first + (end - index) { end += 1 }
+            return (rows, storages, first ..< first + (end - index))
         }
     }
 
     /// Whether every row's value of `column` is an integer SQLite holds (the rowid alias takes
     /// nothing else).
     func allIntegers(_ column: Int) -> Bool {
-        if case .stored(let rows, let storages) = self {
+        switch self {
+        case .values: break
+        case .stored(let rows, let storages):
             var keys = KeyColumn(column: column, capacity: 0, keeping: false)
             if rows.visitStored(rows.indices, storages: storages, into: &keys) { return !keys.failed }
-        }
-        return (0 ..< count).allSatisfy { i in
-            switch row(i)[column] {
-            case .integer?: return true
-            case .largeUInt(let value)?: return value <= UInt64(Int64.max)
-            default: return false
+        case .patched(let rows, let storages, _, _):
+            // Each run of stored rows from its bytes, the rows made values as values.
+            var keys = KeyColumn(column: column, capacity: 0, keeping: false)
+            var index = 0
+            while index < count && !keys.failed {
+                if let (_, _, run) = storedRun(from: index, before: count), rows.visitStored(run, storages: storages, into: &keys) {
+                    index += run.count
+                } else {
+                    if !Self.isInteger(row(index)[column]) { return false }
+                    index += 1
+                }
             }
+            return !keys.failed
+        }
+        return (0 ..< count).allSatisfy { Self.isInteger(row($0)[column]) }
+    }
+
+    private static func isInteger(_ value: Value?) -> Bool {
+        switch value {
+        case .integer?: return true
+        case .largeUInt(let value)?: return value <= UInt64(Int64.max)
+        default: return false
         }
     }
 }

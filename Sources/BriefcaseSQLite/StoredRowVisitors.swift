@@ -59,7 +59,8 @@ struct StoredRowBinding: RowVisitor {
     /// The index among all rows of the first row of this statement, and the rowids given.
     let first: Int
     let rowIDs: [Int64]?
-    private(set) var row = 0
+    /// The row of the statement being bound (set before a run of rows is visited).
+    var row = 0
     private(set) var failure: BriefcaseError?
 
     init(binder: RowBinder, statement: SQLiteStatement, perRow: Int, bindsRowID: Bool, first: Int, rowIDs: [Int64]?) {
