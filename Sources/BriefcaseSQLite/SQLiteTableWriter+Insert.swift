@@ -135,34 +135,25 @@ enum InsertedRows {
 
     /// Whether every row's value of `column` is an integer SQLite holds (the rowid alias takes
     /// nothing else).
-    func allIntegers(_ column: Int) -> Bool {
-        switch self {
-        case .values: break
-        case .stored(let rows, let storages):
-            var keys = KeyColumn(column: column, capacity: 0, keeping: false)
-            if rows.visitStored(rows.indices, storages: storages, into: &keys) { return !keys.failed }
-        case .patched(let rows, let storages, _, _):
-            // Each run of stored rows from its bytes, the rows made values as values.
-            var keys = KeyColumn(column: column, capacity: 0, keeping: false)
-            var index = 0
-            while index < count && !keys.failed {
-                if let (_, _, run) = storedRun(from: index, before: count), rows.visitStored(run, storages: storages, into: &keys) {
-                    index += run.count
-                } else {
-                    if !Self.isInteger(row(index)[column]) { return false }
-                    index += 1
-                }
-            }
-            return !keys.failed
-        }
-        return (0 ..< count).allSatisfy { Self.isInteger(row($0)[column]) }
-    }
+    func allIntegers(_ column: Int) -> Bool { integers(column, keeping: false) != nil }
 
-    private static func isInteger(_ value: Value?) -> Bool {
-        switch value {
-        case .integer?: return true
-        case .largeUInt(let value)?: return value <= UInt64(Int64.max)
-        default: return false
+    /// Every row's value of `column`, when each is an integer SQLite holds (else nil); with
+    /// `keeping` false, an empty array for yes. Rows kept as bytes are read from their bytes.
+    func integers(_ column: Int, keeping: Bool = true) -> [Int64]? {
+        var keys = KeyColumn(column: column, capacity: keeping ? count : 0, keeping: keeping)
+        var index = 0
+        while index < count && !keys.failed {
+            if let (stored, storages, run) = storedRun(from: index, before: count), stored.visitStored(run, storages: storages, into: &keys) {
+                index += run.count
+                continue
+            }
+            switch row(index)[column] {
+            case .integer(let value)?: if keeping { keys.keys.append(value) }
+            case .largeUInt(let value)? where value <= UInt64(Int64.max): if keeping { keys.keys.append(Int64(value)) }
+            default: return nil
+            }
+            index += 1
         }
+        return keys.failed ? nil : keys.keys
     }
 }

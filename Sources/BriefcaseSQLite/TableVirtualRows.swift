@@ -49,10 +49,11 @@ final class TableVirtualRows: VirtualRows {
         let rows: (Int) -> Row, count: Int
         var keys: () -> [Int64]? = { nil }
         if let delta, !delta.changes.isEmpty {
-            let replayed = table.replaying(delta).rows
-            rows = { replayed[$0] }
-            count = replayed.count
-            if layout.rowIDIsKey(primaryKey: true) { keys = { Self.keys(replayed.count) { replayed[$0][layout.keyColumns[0]] } } }
+            // The rows the delta can touch replayed, the others as stored (`TouchedReplay`), else all replayed.
+            let current = TouchedReplay(table, delta)?.currentRows(of: table) ?? .values(table.replaying(delta).rows)
+            rows = { current.row($0) }
+            count = current.count
+            if layout.rowIDIsKey(primaryKey: true) { keys = { current.integers(layout.keyColumns[0]) } }
         } else {
             let stored = table.rows
             rows = { stored[$0] }
