@@ -58,15 +58,18 @@ struct Report {
 
     /// One line per size and operation, with the targets that apply checked.
     func resultsTable() -> [String] {
-        var lines = ["| size | operation | median time | CPU time | MB/s of input | rows/s | peak RSS | × floor (time) | target |",
-                     "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+        var lines = ["| size | operation | median time | CPU time | MB/s of input | rows/s | peak RSS | × floor (time) | × → json (time) | target |",
+                     "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
         for size in sizes {
-            let floor = size.result(.read)
+            let floor = size.result(.read), json = size.result(.toJSON)
+            /// The median time as a multiple of `base`'s ("–" where it was not measured).
+            func times(_ result: OperationResult, _ base: OperationResult?) -> String {
+                base.map { String(format: "%.1f", Double(result.medianNanoseconds) / Double(max(1, $0.medianNanoseconds))) } ?? "–"
+            }
             for result in size.results {
                 guard let operation = Operation(rawValue: result.operation) else { continue }
-                let ratio = floor.map { String(format: "%.1f", Double(result.medianNanoseconds) / Double(max(1, $0.medianNanoseconds))) } ?? "–"
                 let throughput = operation == .openOne ? "–" : String(format: "%.0f", result.megabytesPerSecond)
-                lines.append("| \(size.label) | \(result.label) | \(ms(result.medianNanoseconds)) | \(ms(result.medianCPUNanoseconds)) | \(throughput) | \(count(result.rowsPerSecond)) | \(mb(result.medianPeakRSS)) | \(ratio) | \(target(operation, result, size)) |")
+                lines.append("| \(size.label) | \(result.label) | \(ms(result.medianNanoseconds)) | \(ms(result.medianCPUNanoseconds)) | \(throughput) | \(count(result.rowsPerSecond)) | \(mb(result.medianPeakRSS)) | \(times(result, floor)) | \(times(result, json)) | \(target(operation, result, size)) |")
             }
         }
         return lines
