@@ -122,6 +122,8 @@ final class OnDemandReader {
     let virtualTables = VirtualTables()
     private var decoded: [Int: Table] = [:]
     private var current: [Int: TableVirtualRows] = [:]
+    /// Each table's replay (`ReplayedTable`), made once for its current rows and `_briefcase_stored_N`.
+    private var replays: [Int: ReplayedTable] = [:]
 
     init(tables: BriefcaseTables, codePage: CodePage, partners: [Int?]) {
         self.tables = tables
@@ -160,25 +162,36 @@ final class OnDemandReader {
     /// table is read (side by side with the check of its strings), else when first needed.
     func currentRows(_ i: Int, ordered: Bool = true) throws(BriefcaseError) -> TableVirtualRows {
         if let rows = current[i] { return rows }
-        let delta = partners[i].flatMap { deltas[$0] }, codePage = codePage
-        func rows(of table: Table) -> TableVirtualRows {
-            TableVirtualRows.current(table, delta: delta, layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
-        }
-        var made: TableVirtualRows?
+        let delta = partners[i].flatMap { deltas[$0] }, layout = { CurrentTableLayout(table: $0, codePage: self.codePage) }
+        let image = ValueImage(codePage: codePage)
+        var made: (ReplayedTable, TableVirtualRows)?
         if decoded[i] == nil && ordered {
-            // The rows put in rowid order while the table's strings are checked, on two cores:
-            // both before the first row.
+            // The rows replayed and put in rowid order while the table's strings are checked, on
+            // two cores: both before the first row.
             guard case .table(let table) = try tables.element(i, alongside: { element in
                 guard case .table(let table) = element else { return }
-                made = rows(of: table)
-                made!.orderRows()
+                let replayed = ReplayedTable(table, delta: delta)
+                made = (replayed, .current(replayed.current, layout: layout(table), image: image))
+                made!.1.orderRows()
             }) else { throw BriefcaseError(.invalidModel, "internal: element \(i) is not a table") }
             decoded[i] = table
         }
-        let result: TableVirtualRows
-        if let made { result = made } else { result = rows(of: try table(i)) }
-        current[i] = result
-        return result
+        if made == nil {
+            let table = try table(i)
+            let replayed = self.replayed(i, table)
+            made = (replayed, .current(replayed.current, layout: layout(table), image: image))
+        }
+        replays[i] = made!.0
+        current[i] = made!.1
+        return made!.1
+    }
+
+    /// The table at `i` with its delta replayed, once.
+    private func replayed(_ i: Int, _ table: Table) -> ReplayedTable {
+        if let replayed = replays[i] { return replayed }
+        let replayed = ReplayedTable(table, delta: partners[i].flatMap { deltas[$0] })
+        replays[i] = replayed
+        return replayed
     }
 
     /// Every stored row of the table at `i` (row i with rowid i + 1).
@@ -187,13 +200,10 @@ final class OnDemandReader {
         return TableVirtualRows.stored(table, slots: nil, layout: CurrentTableLayout(table: table, codePage: codePage), image: ValueImage(codePage: codePage))
     }
 
+    /// The stored rows of the table at `i` its pending delta updated or deleted.
     func storedRows(_ i: Int) throws(BriefcaseError) -> TableVirtualRows {
         let table = try table(i)
-        guard let delta = partners[i].flatMap({ deltas[$0] }) else {
-            throw BriefcaseError(.invalidModel, "internal: table \(i) has no pending delta")
-        }
-        let slots = SQLiteTableWriter.touchedSlots(table.replaying(delta), storedRows: table.rows.count)
-        return TableVirtualRows.stored(table, slots: slots, layout: CurrentTableLayout(table: table, codePage: codePage),
+        return TableVirtualRows.stored(table, slots: replayed(i, table).touchedSlots, layout: CurrentTableLayout(table: table, codePage: codePage),
                                        image: ValueImage(codePage: codePage))
     }
 }

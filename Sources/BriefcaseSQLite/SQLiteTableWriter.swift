@@ -143,18 +143,12 @@ struct SQLiteTableWriter {
             let byKey = try createAndFill(name, layout: layout, rows: InsertedRows(table))
             return (.null, .text(byKey ? "key" : "position"))
         }
-        // Only the rows the delta can touch are made values (`TouchedReplay`), else every row.
-        let slots: [Int], current: InsertedRows
-        if let touched = TouchedReplay(table, delta) {
-            (slots, current) = (touched.touchedSlots, touched.currentRows(of: table))
-        } else {
-            let replay = table.replaying(delta)
-            (slots, current) = (Self.touchedSlots(replay, storedRows: table.rows.count), .values(replay.rows))
-        }
+        let replayed = ReplayedTable(table, delta: delta)
+        let slots = replayed.touchedSlots
         let storedName = SQLiteMapping.storedRowsTable(position: position)
         try createTable(storedName, layout: layout, primaryKey: false)
         _ = try insert(.values(slots.map { table.rows[$0] }), into: storedName, layout: layout, primaryKey: false, rowIDs: slots.map { Int64($0) + 1 })
-        let byKey = try createAndFill(name, layout: layout, rows: current)
+        let byKey = try createAndFill(name, layout: layout, rows: replayed.current)
         return (.text(storedName), .text(byKey ? "key" : "position"))
     }
 

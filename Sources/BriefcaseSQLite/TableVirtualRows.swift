@@ -41,37 +41,13 @@ final class TableVirtualRows: VirtualRows {
         makeIDs = ids
     }
 
-    /// The current rows of `table` with `delta` (its changes decoded) replayed; the rowid is the key
-    /// when SQLite would take the key as its rowid alias (one INTEGER key column, every key an
-    /// integer it holds, no two alike), as `SQLiteTableWriter.createAndFill` finds.
-    static func current(_ table: Table, delta: Delta?, layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
-        let identity = layout.identityColumn != nil
-        let rows: (Int) -> Row, count: Int
-        var keys: () -> [Int64]? = { nil }
-        if let delta, !delta.changes.isEmpty {
-            // The rows the delta can touch replayed, the others as stored (`TouchedReplay`), else all replayed.
-            let current = TouchedReplay(table, delta)?.currentRows(of: table) ?? .values(table.replaying(delta).rows)
-            rows = { current.row($0) }
-            count = current.count
-            if layout.rowIDIsKey(primaryKey: true) { keys = { current.integers(layout.keyColumns[0]) } }
-        } else {
-            let stored = table.rows
-            rows = { stored[$0] }
-            count = stored.count
-            if layout.rowIDIsKey(primaryKey: true) {
-                let key = layout.keyColumns[0]
-                keys = {
-                    // From the bytes in one walk where the rows are kept as bytes; else from their values.
-                    var visitor = KeyColumn(column: key, capacity: count)
-                    if stored.visitStored(0 ..< count, storages: table.fields.map(\.type.storage), into: &visitor) {
-                        return visitor.failed ? nil : visitor.keys
-                    }
-                    return Self.keys(count) { stored[$0][key] }
-                }
-            }
-        }
-        return TableVirtualRows(count: count, image: image, identity: identity, row: rows) {
-            guard let keys = keys(), let order = Self.order(keys) else { return .positions }
+    /// The current rows `current` (`ReplayedTable`); the rowid is the key when SQLite would take
+    /// the key as its rowid alias (one INTEGER key column, every key an integer it holds, no two
+    /// alike), as `SQLiteTableWriter.createAndFill` finds.
+    static func current(_ current: InsertedRows, layout: CurrentTableLayout, image: ValueImage) -> TableVirtualRows {
+        let keyed = layout.rowIDIsKey(primaryKey: true)
+        return TableVirtualRows(count: current.count, image: image, identity: layout.identityColumn != nil, row: current.row) {
+            guard keyed, let keys = current.integers(layout.keyColumns[0]), let order = Self.order(keys) else { return .positions }
             return .keys(keys, column: layout.keyColumns[0], order: order.isEmpty ? nil : order)
         }
     }
@@ -84,20 +60,6 @@ final class TableVirtualRows: VirtualRows {
         }
         return TableVirtualRows(count: slots.count, image: image, identity: layout.identityColumn != nil,
                                 row: { stored[slots[$0]] }, ids: { .given(slots.map { Int64($0) + 1 }) })
-    }
-
-    /// Each row's key as SQLite's rowid, or nil when one is not an integer it holds.
-    private static func keys(_ count: Int, _ key: (Int) -> Value?) -> [Int64]? {
-        var keys: [Int64] = []
-        keys.reserveCapacity(count)
-        for i in 0 ..< count {
-            switch key(i) {
-            case .integer(let value)?: keys.append(value)
-            case .largeUInt(let value)? where value <= UInt64(Int64.max): keys.append(Int64(value))
-            default: return nil
-            }
-        }
-        return keys
     }
 
     /// The places in key order (empty: they are in order already); nil when two keys are alike.

@@ -73,6 +73,29 @@ struct TouchedReplay {
     }
 }
 
+/// A table's current rows — its stored rows with its pending delta replayed, as the current-rows
+/// table holds them — and the stored rows the replay updated or deleted (`_briefcase_stored_N`):
+/// the replay over the rows the delta can touch (`TouchedReplay`) where it applies, else over
+/// every row. What `SQLiteTableWriter` writes and `OnDemandDatabase` reads.
+struct ReplayedTable {
+    let current: InsertedRows
+    let touchedSlots: [Int]
+
+    /// `delta` nil or without changes: the stored rows as they are.
+    init(_ table: Table, delta: Delta?) {
+        guard let delta, !delta.changes.isEmpty else {
+            (current, touchedSlots) = (InsertedRows(table), [])
+            return
+        }
+        if let touched = TouchedReplay(table, delta) {
+            (current, touchedSlots) = (touched.currentRows(of: table), touched.touchedSlots)
+        } else {
+            let replay = table.replaying(delta)
+            (current, touchedSlots) = (.values(replay.rows), SQLiteTableWriter.touchedSlots(replay, storedRows: table.rows.count))
+        }
+    }
+}
+
 /// Where a current row comes from: a stored row as it is, or values made by the replay.
 enum CurrentRowSource {
     case stored(Int)

@@ -92,8 +92,6 @@ final class VirtualCursor {
     /// The places to give (a plan's lookup), or nil: every row, in rowid order.
     private var places: [Int32]?
     private var k = 0, end = 0
-    /// Equality indexes made so far, by column: each value's places in rowid order.
-    private var indexes: [Int: [IndexKey: [Int32]]] { get { state.indexes } set { state.indexes = newValue } }
 
     init(_ state: VirtualTableState) { self.state = state }
 
@@ -130,13 +128,13 @@ final class VirtualCursor {
     }
 
     private func index(_ column: Int, _ rows: any VirtualRows) throws(BriefcaseError) -> [IndexKey: [Int32]] {
-        if let made = indexes[column] { return made }
+        if let made = state.indexes[column] { return made }
         var index: [IndexKey: [Int32]] = [:]
         for k in 0 ..< rows.count {
             let place = rows.place(scanned: k)
             if let key = IndexKey(try state.cell(rows, place, column: column)) { index[key, default: []].append(Int32(place)) }
         }
-        indexes[column] = index
+        state.indexes[column] = index
         return index
     }
 
