@@ -15,23 +15,29 @@ extension SQLiteSource {
                                         element: entry.name).statement()
         let image = ValueImage(codePage: codePage, nanAsText: version >= 3)
         let reading = ValueReading(codePage: codePage)
+        let match = ShownValueMatch(codePage: codePage)
+        // A table as written (the usual case) is told from the rows kept as bytes, with no value
+        // made of them: rowids in order, every value as shown. Anything else is compared below.
+        let current = ReplayedTable(table, delta: delta).current
+        let keysAsWritten = entry.rowIDsAreKeys ? current.integers(layout.keyColumns[0]) : nil
+        if !entry.rowIDsAreKeys || keysAsWritten.map({ RowIDKeys($0).firstNotUnique == nil }) == true {
+            if UneditedRows.check(current, rowIDs: keysAsWritten, statement: rows, match: match) {
+                return (nil, TableEdits(table: name, inserts: 0, updates: 0, deletes: 0))
+            }
+            rows.reset()
+        }
         // The current rows as the tracker will start from them (the same replay); the tracker
         // itself (its copies of the rows) only once an edit is found.
         let expected = delta.map { table.replaying($0).rows } ?? table.rows.array
         // Row id → current row: the key (row_ids = key), else the position + 1 (no table needed).
-        var indexOfKey: [Int64: Int] = [:]
-        if entry.rowIDsAreKeys {
-            indexOfKey.reserveCapacity(expected.count)
-            for (index, row) in expected.enumerated() {
-                guard let key = image.sql(row[layout.keyColumns[0]]).integer, indexOfKey.updateValue(index, forKey: key) == nil else {
-                    throw invalid("\(SQLiteMapping.elementsTable).row_ids of table '\(name)' is 'key', but its key is not an integer unique to each row (row \(index))",
-                                  element: entry.name)
-                }
-            }
+        let keys = entry.rowIDsAreKeys ? RowIDKeys(expected.map { image.sql($0[layout.keyColumns[0]]).integer }) : nil
+        if let keys, let row = keys.firstNotUnique {
+            throw invalid("\(SQLiteMapping.elementsTable).row_ids of table '\(name)' is 'key', but its key is not an integer unique to each row (row \(row))",
+                          element: entry.name)
         }
         func index(of rowID: Int64) -> Int? {
-            guard !entry.rowIDsAreKeys else { return indexOfKey[rowID] }
-            return rowID >= 1 && rowID <= Int64(expected.count) ? Int(rowID - 1) : nil
+            guard let keys else { return rowID >= 1 && rowID <= Int64(expected.count) ? Int(rowID - 1) : nil }
+            return keys.index(of: rowID)
         }
         var updates: [(position: Int, row: Row)] = [], inserts: [Row] = []
         var seen = [Bool](repeating: false, count: expected.count)
@@ -40,10 +46,12 @@ extension SQLiteSource {
         var contiguous = true
         while try rows.step() {
             let identity = rows.value(at: 0)
-            let label = "row with rowid \(identity)"  // (a table with row_ids = key: its key, the rowid alias)
+            // (A table with row_ids = key: its key, the rowid alias.)
+            func label() -> String { "row with rowid \(identity)" }
             let rowID = identity.integer
+            let index = rowID.flatMap(index(of:))
             if let rowID {
-                if entry.rowIDsAreKeys, let index = index(of: rowID), seen[index] {
+                if entry.rowIDsAreKeys, let index, seen[index] {
                     throw invalid("\(sqlTable)two rows have the key \(rowID) (the key of a table is unique)", element: entry.name)
                 }
                 contiguous = contiguous && rowID == lastRowID + 1
@@ -51,7 +59,11 @@ extension SQLiteSource {
             } else if !entry.rowIDsAreKeys {
                 throw invalid("\(sqlTable)a row without an integer rowid", element: entry.name)
             }
-            let index = rowID.flatMap(index(of:))
+            // A row SQLite holds as written is its current row: no values made.
+            if let index, match.rowMatches(expected[index], in: rows.handle) {
+                seen[index] = true
+                continue
+            }
             var row = Row(repeating: nil, count: table.fields.count)
             for (column, field) in table.fields.enumerated() {
                 let stored = rows.value(at: column + 1)
@@ -66,7 +78,7 @@ extension SQLiteSource {
                 switch reading.value(stored, type: field.type) {
                 case .success(let value): row[column] = value
                 case .failure(let mismatch):
-                    throw invalid("\(sqlTable)\(label): field '\(layout.fieldNames[column])': \(mismatch.message)", element: entry.name)
+                    throw invalid("\(sqlTable)\(label()): field '\(layout.fieldNames[column])': \(mismatch.message)", element: entry.name)
                 }
             }
             if let index {

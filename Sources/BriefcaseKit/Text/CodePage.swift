@@ -86,7 +86,7 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
 
     /// True when all-ASCII bytes decode to the same characters and ASCII text encodes to the same
     /// bytes, so conversion can skip iconv. Checked against iconv when the code page is created.
-    var asciiIsIdentity: Bool { codec?.asciiIsIdentity ?? (iconvName == nil) }
+    package var asciiIsIdentity: Bool { codec?.asciiIsIdentity ?? (iconvName == nil) }
 
     // MARK: - Conversion
 
