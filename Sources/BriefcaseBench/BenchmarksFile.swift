@@ -38,6 +38,12 @@ struct BenchmarksFile {
         lines += ["", "## Targets", "",
                   "The targets as data (`Target.all` in `Sources/BriefcaseBench/Targets.swift`), each checked against",
                   "every size it applies to in this run.", ""] + targetsTable()
+        let phases = report.phasesTables()
+        if !phases.isEmpty {
+            lines += ["", "## Where the time goes", "",
+                      "Each phase's wall-clock time on the thread that writes, measured in the same runs",
+                      "(`SQLiteWritePhases`); \"SQLite\" is time inside SQLite's calls, \"ours\" the library's."] + phases
+        }
         if report.sizes.count > 1 { lines += ["", "## Scaling", ""] + report.scalingTable() }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -4,11 +4,21 @@ import BriefcaseSQLite
 /// The SQLite conversions the bench measures, as `briefcase convert` does them.
 enum SQLiteBench {
     /// dabriefcase → sqlite: the element reader into `SQLiteSink`, one table at a time.
-    static func toSQLite(_ input: String, _ path: String, jobs: Int) throws {
+    /// With `phases`, the writer's time is gathered phase by phase.
+    static func toSQLite(_ input: String, _ path: String, jobs: Int, phases: SQLiteWritePhases? = nil) throws {
         BriefcaseElements.keepFreedMemoryForReuse()
         let elements = try BriefcaseElements.open(input, as: .dabriefcase)
         var sink = SQLiteSink(path: path, replacing: true)  // (what an interrupted run left is replaced)
+        sink.phases = phases
         _ = try elements.read(into: &sink, encoding: nil, skipDamaged: false, jobs: jobs)
+    }
+
+    /// The phases `clock` timed, and the rest of `total`: reading and decoding the input (on
+    /// this thread, or waiting for the elements decoded ahead), opening, pairing.
+    static func phases(_ clock: SQLiteWritePhases, total: UInt64) -> [PhaseTime] {
+        let timed = SQLiteWritePhases.Phase.allCases.map { PhaseTime(name: $0.label, nanoseconds: clock.nanoseconds[$0.rawValue]) }
+        let rest = total - min(total, timed.reduce(0) { $0 + $1.nanoseconds })
+        return timed + [PhaseTime(name: "read and decode the input, and the rest (ours)", nanoseconds: rest)]
     }
 
     /// sqlite → dabriefcase: `SQLiteSource` (edits looked for in every table) into the stream writer.

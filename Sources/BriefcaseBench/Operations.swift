@@ -5,6 +5,7 @@ import JSONCore
 import BriefcaseDatastore
 import BriefcaseJSON
 import BriefcaseKit
+import BriefcaseSQLite
 import Foundation
 
 extension FileSink: ResettableByteSink {}
@@ -124,6 +125,14 @@ struct Measurement: Codable {
     /// Rows the operation handled when it is not the whole briefcase (open-one).
     var rows: Int?
     var note: String?
+    /// Where the time went, phase by phase, for an operation that tells (→ sqlite).
+    var phases: [PhaseTime]?
+}
+
+/// The time of one phase of an operation (`SQLiteWritePhases`).
+struct PhaseTime: Codable {
+    var name: String
+    var nanoseconds: UInt64
 }
 
 enum Measure {
@@ -144,6 +153,7 @@ enum Measure {
         let output = scratch + "/out-\(getpid())"
         var rows: Int?
         var note: String?
+        var phases: [PhaseTime]?
         let start: UInt64, end: UInt64, cpuStart: UInt64, cpuEnd: UInt64
         switch operation {
         case .read:
@@ -284,9 +294,11 @@ enum Measure {
 
         case .toSQLite:
             let path = output + ".sqlite"
+            let clock = SQLiteWritePhases()
             cpuStart = System.cpuTime(); start = System.now()
-            try SQLiteBench.toSQLite(input, path, jobs: jobs)
+            try SQLiteBench.toSQLite(input, path, jobs: jobs, phases: clock)
             end = System.now(); cpuEnd = System.cpuTime()
+            phases = SQLiteBench.phases(clock, total: end - start)
             if verify { note = "sqlite \(System.fileSize(path)) bytes" }
             System.remove(path)
 
@@ -354,7 +366,8 @@ enum Measure {
             if verify { note = "\((try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0) files" }
             System.remove(path)
         }
-        return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(), rows: rows, note: note)
+        return Measurement(nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, peakRSS: System.peakRSS(), rows: rows, note: note,
+                           phases: phases)
     }
 
     /// read(2) into one buffer of the file's size: the least any reader of the whole file does.

@@ -75,6 +75,25 @@ struct Report {
         return lines
     }
 
+    /// Where the time of the operations that tell goes (→ sqlite: `SQLiteWritePhases`), phase
+    /// by phase, for each size: the median of each phase over the runs (the phases' medians need
+    /// not add up to the median time exactly).
+    func phasesTables() -> [String] {
+        var lines: [String] = []
+        for size in sizes {
+            for result in size.results {
+                guard let phases = result.medianPhases else { continue }
+                let total = Double(max(1, result.medianNanoseconds))
+                lines += ["", "\(result.label), \(size.label) (median \(ms(result.medianNanoseconds)), the thread that writes):", "",
+                          "| phase | time | share |", "|---|---:|---:|"]
+                for phase in phases {
+                    lines.append("| \(phase.name) | \(ms(phase.nanoseconds)) | \(String(format: "%.0f %%", 100 * Double(phase.nanoseconds) / total)) |")
+                }
+            }
+        }
+        return lines
+    }
+
     /// Milliseconds per MB of input across sizes (constant = linear).
     func scalingTable() -> [String] {
         var lines = ["Scaling: milliseconds per MB of input (constant across sizes = cost grows linearly).", "",

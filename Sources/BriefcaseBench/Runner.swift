@@ -58,6 +58,13 @@ struct OperationResult: Codable {
     var medianCPUNanoseconds: UInt64
     var medianPeakRSS: Int
     var note: String?
+    /// The median time of each phase, for an operation that tells (`Measurement.phases`).
+    var medianPhases: [PhaseTime]? {
+        guard let first = runs.first?.phases else { return nil }
+        return first.indices.map { i in
+            PhaseTime(name: first[i].name, nanoseconds: median(runs.compactMap { $0.phases?[i].nanoseconds }))
+        }
+    }
 
     var seconds: Double { Double(medianNanoseconds) / 1e9 }
     var megabytesPerSecond: Double { Double(inputBytes) / 1e6 / seconds }

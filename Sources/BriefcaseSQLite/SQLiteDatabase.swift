@@ -147,20 +147,6 @@ public final class SQLiteDatabase {
         return bytes
     }
 
-    /// Writes `bytes` over the blob in `column` of the row `rowID` of `table` (in database "main"),
-    /// which holds `zeroblob(bytes.count)`: incremental blob I/O, so SQLite makes no copy of a
-    /// large value (a bound blob is copied into the row's record whole before it is written).
-    func writeBlob(table: String, column: String, rowID: Int64, _ bytes: [UInt8]) throws(BriefcaseError) {
-        guard !bytes.isEmpty else { return }
-        var blob: OpaquePointer?
-        guard sqlite3_blob_open(handle, "main", table, column, rowID, 1, &blob) == SQLITE_OK, let blob else {
-            if let blob { sqlite3_blob_close(blob) }
-            throw lastError()
-        }
-        let status = bytes.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32($0.count), 0) }
-        guard sqlite3_blob_close(blob) == SQLITE_OK, status == SQLITE_OK else { throw lastError() }
-    }
-
     /// The most parameters one statement may have (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32766 as
     /// SQLite is built by default since 3.32, 999 before).
     var mostParameters: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }

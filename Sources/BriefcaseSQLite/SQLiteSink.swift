@@ -38,6 +38,8 @@ public struct SQLiteSink: BriefcaseSink {
     /// After `finish`: the tables and fields whose SQL name is not their own (taken, reserved,
     /// holding NUL, or alike another's without ASCII case), in stream order (Spec/sqlite-mapping.md §2).
     public private(set) var derivedNames: [DerivedName] = []
+    /// Where the time goes, phase by phase, when set (the bench's measurement).
+    package var phases: SQLiteWritePhases?
 
     /// A table (`field` nil) or a field of it whose SQL table or column has a derived name.
     public struct DerivedName: Sendable, Equatable, CustomStringConvertible {
@@ -78,6 +80,7 @@ public struct SQLiteSink: BriefcaseSink {
         do throws(BriefcaseError) {
             let opened = try SQLiteDatabase(path: databasePath, mode: path == nil ? .memory : .create)
             var writer = SQLiteTableWriter(database: opened, codePage: head.codePage)
+            writer.phases = phases
             try writer.begin(head)
             self.writer = writer
         } catch {

@@ -30,9 +30,11 @@ extension SQLiteTableWriter {
         while start < rows.count {
             let count = rows.count - start >= batch ? batch : 1
             let statement = count == batch ? full! : single!
-            try bind(rows, start ..< start + count, to: statement, perRow: perRow, rowIDs: byKey ? nil : .some(rowIDs), layout: layout)
+            try timed(phases, .bind) { () throws(BriefcaseError) in
+                try bind(rows, start ..< start + count, to: statement, perRow: perRow, rowIDs: byKey ? nil : .some(rowIDs), layout: layout)
+            }
             do throws(BriefcaseError) {
-                while try statement.step() {}
+                try timed(phases, .insert) { () throws(BriefcaseError) in while try statement.step() {} }
             } catch {
                 statement.reset()
                 binder.finishRows()

@@ -17,6 +17,8 @@ struct SQLiteTableWriter {
     private var insertField: SQLiteStatement?
     private var insertSchema: SQLiteStatement?
     private var insertChange: SQLiteStatement?
+    /// Where the time goes, when the bench asks (`SQLiteWritePhases`).
+    var phases: SQLiteWritePhases?
 
     init(database: SQLiteDatabase, codePage: CodePage) {
         self.database = database
@@ -55,8 +57,8 @@ struct SQLiteTableWriter {
             try property.run([.integer(Int64(position)), .text(codePage.decodeForDisplay(item.name)),
                               .text(codePage.decodeForDisplay(item.value)), .blob(item.name.array), .blob(item.value.array)])
         }
-        // bin2: zeros of its length, written over by `SQLiteDatabase.writeBlob` (incremental blob I/O).
-        if elementsTable { insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10), ?11)") }
+        // bin2 (?10) is bound where the bytes lie, not copied first (`writeElement`).
+        if elementsTable { insertElement = try database.prepare("INSERT INTO _briefcase_elements VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)") }
         insertField = try database.prepare("INSERT INTO _briefcase_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         insertSchema = try database.prepare("INSERT INTO _briefcase_schema VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         insertChange = try database.prepare("INSERT INTO _briefcase_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
@@ -73,7 +75,7 @@ struct SQLiteTableWriter {
         insertField = nil
         insertSchema = nil
         insertChange = nil
-        try database.execute("COMMIT")
+        try timed(phases, .commit) { () throws(BriefcaseError) in try database.execute("COMMIT") }
     }
 
     /// The element's exact bytes: a Bin2 stream of this one element, read back by the one Bin2
@@ -99,7 +101,7 @@ struct SQLiteTableWriter {
     /// `SQLiteNames`); its stored rows in a table of their own when the delta changes them.
     mutating func write(table: Table, at position: Int, delta: Delta?) throws(BriefcaseError) {
         let name = codePage.decodeForDisplay(table.name)
-        let bytes = try bin2(.table(table))
+        let (bytes, checksum) = try elementBytes(.table(table))
         let sqlName = names.table(named: name, at: position)
         let layout = CurrentTableLayout(table: table, codePage: codePage)
         var current: SQLValue = .null, stored: SQLValue = .null, rowIDs: SQLValue = .null
@@ -112,11 +114,34 @@ struct SQLiteTableWriter {
                 derivedNames.append(SQLiteSink.DerivedName(element: name, field: codePage.decodeForDisplay(field.name), sqlName: layout.columns[column]))
             }
         }
-        try insertElement!.run([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
-                                note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(Int64(bytes.count)),
-                                .integer(SQLiteMapping.checksum(bytes))])
-        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
-        try writeFields(of: table, at: position, layout: layout)
+        try writeElement([.integer(Int64(position)), .text("table"), .text(name), current, stored, rowIDs,
+                          note.map(SQLValue.text) ?? .null, .integer(Int64(table.rows.count)), .null, .integer(checksum)], bytes: bytes)
+        try timed(phases, .views) { () throws(BriefcaseError) in try writeFields(of: table, at: position, layout: layout) }
+    }
+
+    /// The element's exact bytes (`bin2`) and their checksum.
+    private func elementBytes(_ element: Element) throws(BriefcaseError) -> ([UInt8], Int64) {
+        try timed(phases, .elementBytes) { () throws(BriefcaseError) in
+            let bytes = try bin2(element)
+            return (bytes, SQLiteMapping.checksum(bytes))
+        }
+    }
+
+    /// The element's row of `_briefcase_elements`: `values` are its columns but `bin2` (the
+    /// last, `checksum`, included), `bytes` its `bin2`. The bytes are bound where they lie
+    /// (`SQLITE_STATIC`): SQLite copies them once, into the row's record. (A zeroblob written
+    /// over by incremental blob I/O cost more: `bin2` is not the row's last column, so SQLite
+    /// made the record of zeros in memory, wrote its pages, then read and wrote them again.)
+    private func writeElement(_ values: [SQLValue], bytes: [UInt8]) throws(BriefcaseError) {
+        let statement = insertElement!
+        try timed(phases, .elementWrite) { () throws(BriefcaseError) in
+            defer { statement.reset() }
+            for (index, value) in values.enumerated() { try statement.bind(value, at: index < 9 ? index + 1 : index + 2) }
+            try bytes.withUnsafeBufferPointer { (buffer) throws(BriefcaseError) in
+                try statement.bindStatic(buffer.baseAddress!, count: buffer.count, encoding: nil, at: 10)
+                while try statement.step() {}
+            }
+        }
     }
 
     /// The fields of a table (or of its head) and their schema properties.
@@ -143,7 +168,7 @@ struct SQLiteTableWriter {
             let byKey = try createAndFill(name, layout: layout, rows: InsertedRows(table))
             return (.null, .text(byKey ? "key" : "position"))
         }
-        let replayed = ReplayedTable(table, delta: delta)
+        let replayed = timed(phases, .replay) { ReplayedTable(table, delta: delta) }
         let slots = replayed.touchedSlots
         let storedName = SQLiteMapping.storedRowsTable(position: position)
         try createTable(storedName, layout: layout, primaryKey: false)
@@ -223,7 +248,9 @@ struct SQLiteTableWriter {
         }
         if let identity = layout.identityColumn { columns.insert(SQLiteDatabase.quote(identity) + " INTEGER PRIMARY KEY", at: 0) }
         if primaryKey { columns.append("PRIMARY KEY (" + layout.keyColumns.map { SQLiteDatabase.quote(layout.columns[$0]) }.joined(separator: ", ") + ")") }
-        try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
+        try timed(phases, .views) { () throws(BriefcaseError) in
+            try database.execute("CREATE TABLE \(SQLiteDatabase.quote(name)) (\(columns.joined(separator: ", ")))")
+        }
     }
 
     // MARK: deltas
@@ -233,13 +260,12 @@ struct SQLiteTableWriter {
     /// the replay that follows: its bytes are written from the changes as they were read.
     mutating func write(delta stored: Delta, at position: Int) throws(BriefcaseError) -> Delta {
         let name = codePage.decodeForDisplay(stored.name)
-        let bytes = try bin2(.delta(stored))
+        let (bytes, checksum) = try elementBytes(.delta(stored))
         var delta = stored
         delta.changes.decodeStored()
-        try insertElement!.run([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
-                                .integer(Int64(delta.changes.count)), .integer(Int64(bytes.count)), .integer(SQLiteMapping.checksum(bytes))])
-        try database.writeBlob(table: SQLiteMapping.elementsTable, column: "bin2", rowID: Int64(position), bytes)
-        try writeFieldsAndChanges(of: delta, at: position)
+        try writeElement([.integer(Int64(position)), .text("delta"), .text(name), .null, .null, .null, .null, .null,
+                          .integer(Int64(delta.changes.count)), .integer(checksum)], bytes: bytes)
+        try timed(phases, .views) { () throws(BriefcaseError) in try writeFieldsAndChanges(of: delta, at: position) }
         return delta
     }
 

@@ -62,6 +62,8 @@ struct StoredRowBinding: RowVisitor {
     /// The row of the statement being bound (set before a run of rows is visited).
     var row = 0
     private(set) var failure: BriefcaseError?
+    /// Whether `failure` is set (a Bool tested per value: testing the optional error copied it).
+    private var failed = false
 
     init(binder: RowBinder, statement: SQLiteStatement, perRow: Int, bindsRowID: Bool, first: Int, rowIDs: [Int64]?) {
         self.binder = binder
@@ -72,35 +74,46 @@ struct StoredRowBinding: RowVisitor {
         self.rowIDs = rowIDs
     }
 
-    private mutating func attempt(_ bind: () throws(BriefcaseError) -> Void) {
-        guard failure == nil else { return }
-        do throws(BriefcaseError) { try bind() } catch { failure = error }
+    /// Keeps the first failure: nothing is bound after it.
+    private mutating func failing(_ error: BriefcaseError) {
+        failure = error
+        failed = true
     }
+
+    // (Each binds in place, no closure: a closure per value retained and released the binder
+    // and the statement it captured.)
 
     /// The row's first parameter (after its rowid).
     mutating func beginRow(at position: Int, fieldCount: Int) -> Int {
         var parameter = row * perRow + 1
         if bindsRowID {
-            let index = first + row, statement = statement, rowIDs = rowIDs
-            attempt { () throws(BriefcaseError) in try statement.bindInteger(rowIDs?[index] ?? Int64(index) + 1, at: parameter) }
+            let index = first + row
+            if !failed {
+                do throws(BriefcaseError) { try statement.bindInteger(rowIDs?[index] ?? Int64(index) + 1, at: parameter) } catch { failing(error) }
+            }
             parameter += 1
         }
         return parameter
     }
     mutating func null(_ parameter: inout Int) {
-        let statement = statement, at = parameter
-        attempt { () throws(BriefcaseError) in try statement.bind(.null, at: at) }
+        if !failed {
+            do throws(BriefcaseError) { try statement.bind(.null, at: parameter) } catch { failing(error) }
+        }
         parameter += 1
     }
     mutating func bytes(_ storage: ValueStorage, _ source: ByteSource, start: Int, count: Int, base: UnsafePointer<UInt8>,
                         _ parameter: inout Int) {
-        let binder = binder, statement = statement, at = parameter
-        attempt { () throws(BriefcaseError) in try binder.bind(storage, UnsafeBufferPointer(start: base + start, count: count), to: statement, at: at) }
+        if !failed {
+            do throws(BriefcaseError) {
+                try binder.bind(storage, UnsafeBufferPointer(start: base + start, count: count), to: statement, at: parameter)
+            } catch { failing(error) }
+        }
         parameter += 1
     }
     mutating func scalar(_ value: Value, _ parameter: inout Int) {
-        let binder = binder, statement = statement, at = parameter
-        attempt { () throws(BriefcaseError) in try binder.bind(value, to: statement, at: at) }
+        if !failed {
+            do throws(BriefcaseError) { try binder.bind(value, to: statement, at: parameter) } catch { failing(error) }
+        }
         parameter += 1
     }
     mutating func decimal(low: UInt32, mid: UInt32, high: UInt32, flags: UInt32, _ parameter: inout Int) {
