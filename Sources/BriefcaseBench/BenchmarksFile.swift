@@ -38,6 +38,11 @@ struct BenchmarksFile {
         lines += ["", "## Targets", "",
                   "The targets as data (`Target.all` in `Sources/BriefcaseBench/Targets.swift`), each checked against",
                   "every size it applies to in this run.", ""] + targetsTable()
+        if let baseline = report.options.baseline {
+            lines += ["", "## Against the baseline", "",
+                      "The same operations measured by an earlier run (`--baseline \(baseline)`, its results.json),",
+                      "on the same machine; the ratio is now ÷ then (below 1: faster now).", ""] + baselineTable(baseline)
+        }
         let phases = report.phasesTables()
         if !phases.isEmpty {
             lines += ["", "## Where the time goes", "",
@@ -67,6 +72,26 @@ struct BenchmarksFile {
                     let why = target.jobs.applies(to: report.options.jobs) ? "not measured in this run" : "not this run's --jobs"
                     lines.append("| \(target.description) | \(operation.label) | \(target.source) | – | – | \(why) |")
                 }
+            }
+        }
+        return lines
+    }
+
+    /// Each operation measured both in this run and in the baseline's, size by size: median
+    /// time and peak RSS then and now.
+    func baselineTable(_ path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let then = try? JSONDecoder().decode([SizeResult].self, from: data) else {
+            System.fail("--baseline: \(path) is not a results.json the bench wrote")
+        }
+        var lines = ["| size | operation | then | now | now ÷ then | peak RSS then | now |", "|---|---|---:|---:|---:|---:|---:|"]
+        for size in report.sizes {
+            guard let earlier = then.first(where: { $0.label == size.label }) else { continue }
+            for result in size.results {
+                guard let before = earlier.results.first(where: { $0.operation == result.operation }) else { continue }
+                let ratio = Double(result.medianNanoseconds) / Double(max(1, before.medianNanoseconds))
+                lines.append("| \(size.label) | \(result.label) | \(report.ms(before.medianNanoseconds)) | \(report.ms(result.medianNanoseconds)) | "
+                             + "\(String(format: "%.2f", ratio)) | \(report.mb(before.medianPeakRSS)) | \(report.mb(result.medianPeakRSS)) |")
             }
         }
         return lines

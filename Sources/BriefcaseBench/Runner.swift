@@ -25,6 +25,9 @@ struct Options {
     var snapshotLimit = 1_000_000_000_000
     /// Elements decoded at once by the element-by-element operations (`--jobs`, as the CLI's).
     var jobs = 1
+    /// A results.json of an earlier run (`--baseline FILE`): Benchmarks.md then compares each
+    /// operation measured in both, size by size (the before and after of a round of work).
+    var baseline: String?
 }
 
 /// What the generator made (kept next to the file, so a second run at the same size and seed

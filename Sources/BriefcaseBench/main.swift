@@ -21,6 +21,7 @@ let usage = """
 usage: briefcase-bench [--size SIZE | --sizes SIZE,SIZE,…] [--runs N] [--seed S] [--out DIR]
                        [--markdown FILE] [--scratch DIR] [--ops OP,OP,…] [--keep-data] [--snapshot-limit SIZE]
                        [--profile default|delta-heavy] [--jobs N] [--large-sizes SIZE,… --large-ops OP,…]
+                       [--baseline RESULTS.json]
        briefcase-bench generate --size SIZE [--seed S] [--profile P] --output FILE [--meta FILE]
        briefcase-bench measure --op OP --input FILE [--json FILE] [--scratch DIR] [--verify] [--jobs N]
 
@@ -30,7 +31,8 @@ SIZE: 10MB, 100MB, 1GB, … (MB = 10^6 bytes). Defaults: --size 100MB --runs 5 -
 slowest operation, is skipped above it when given), --profile default (delta-heavy: every row
 of the six tables with a delta has a pending change, plus a quarter as many inserts), --jobs 1
 (elements decoded at once by validate, to-json, to-snapshot, to-folder and json → dabriefcase, as `briefcase --jobs`),
-no --large-sizes (sizes at which only --large-ops and the floor are measured, after the others).
+no --large-sizes (sizes at which only --large-ops and the floor are measured, after the others),
+no --baseline (the results.json of an earlier run, which Benchmarks.md then compares with).
 OP: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
 """
 
@@ -181,5 +183,6 @@ default:
     if let limit = arguments.size("snapshot-limit") { options.snapshotLimit = limit }
     options.profile = Generator.Profile(argument: arguments.values["profile"])
     options.jobs = jobsArgument(arguments)
+    options.baseline = arguments.values["baseline"]
     Runner(options: options).run()
 }

@@ -19,13 +19,10 @@ extension SQLiteSource {
         // A table as written (the usual case) is told from the rows kept as bytes, with no value
         // made of them: rowids in order, every value as shown. Anything else is compared below.
         let current = ReplayedTable(table, delta: delta).current
-        let keysAsWritten = entry.rowIDsAreKeys ? current.integers(layout.keyColumns[0]) : nil
-        if !entry.rowIDsAreKeys || keysAsWritten.map({ RowIDKeys($0).firstNotUnique == nil }) == true {
-            if UneditedRows.check(current, rowIDs: keysAsWritten, statement: rows, match: match) {
-                return (nil, TableEdits(table: name, inserts: 0, updates: 0, deletes: 0))
-            }
-            rows.reset()
+        if UneditedRows.check(current, rowIDsAreKeys: entry.rowIDsAreKeys, statement: rows, match: match) {
+            return (nil, TableEdits(table: name, inserts: 0, updates: 0, deletes: 0))
         }
+        rows.reset()
         // The current rows as the tracker will start from them (the same replay); the tracker
         // itself (its copies of the rows) only once an edit is found.
         let expected = delta.map { table.replaying($0).rows } ?? table.rows.array

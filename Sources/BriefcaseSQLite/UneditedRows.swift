@@ -9,17 +9,20 @@ import CSQLite
 struct UneditedRows: RowVisitor {
     private let statement: OpaquePointer
     private let match: ShownValueMatch
-    /// The current rows' rowids: their keys (`row_ids = key`), or nil for position + 1.
-    private let rowIDs: [Int64]?
+    /// Whether each row's rowid is its key (`row_ids = key`), else its position + 1.
+    private let rowIDsAreKeys: Bool
     /// The current row compared next.
     private var index = 0
     private(set) var same = true
 
     /// Whether `statement` (a new run of `CurrentRowsCheck.statement()`: the rowid, then the
-    /// fields' columns) gives back `rows` as written. It has read every row, or stopped at the
+    /// fields' columns) gives back `rows` as written, each with the rowid its position gives, or
+    /// (`rowIDsAreKeys`) its key: then the rowid is the key column itself (SQLite's rowid alias),
+    /// compared as that field's value, and since rowids are unique, rows that all read back so
+    /// have keys that are integers unique to each. It has read every row, or stopped at the
     /// first difference: reset it before running it again.
-    static func check(_ rows: InsertedRows, rowIDs: [Int64]?, statement: SQLiteStatement, match: ShownValueMatch) -> Bool {
-        var visitor = UneditedRows(statement: statement.handle, match: match, rowIDs: rowIDs)
+    static func check(_ rows: InsertedRows, rowIDsAreKeys: Bool, statement: SQLiteStatement, match: ShownValueMatch) -> Bool {
+        var visitor = UneditedRows(statement: statement.handle, match: match, rowIDsAreKeys: rowIDsAreKeys)
         var index = 0
         while index < rows.count && visitor.same {
             if let (stored, storages, run) = rows.storedRun(from: index, before: rows.count),
@@ -33,12 +36,11 @@ struct UneditedRows: RowVisitor {
         return visitor.same && sqlite3_step(statement.handle) == SQLITE_DONE
     }
 
-    /// The next SQL row, with the rowid of the current row `index`.
+    /// The next SQL row, with the rowid of its position where that is its rowid.
     private mutating func nextRow() -> Bool {
         guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_type(statement, 0) == SQLITE_INTEGER else { return false }
-        let rowID = rowIDs.map { $0[index] } ?? Int64(index) + 1
         index += 1
-        return sqlite3_column_int64(statement, 0) == rowID
+        return rowIDsAreKeys || sqlite3_column_int64(statement, 0) == Int64(index)
     }
 
     private mutating func compare(_ row: Row) {
