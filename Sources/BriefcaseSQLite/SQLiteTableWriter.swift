@@ -1,6 +1,7 @@
 import JSONCore
 import BriefcaseJSON
 import BriefcaseKit
+import CSQLite
 
 /// Writes the tables of Spec/sqlite-mapping.md into an open database, inside one transaction
 /// (`begin` … `finish`): the head, then each element as `SQLiteSink` hands it over.
@@ -281,13 +282,36 @@ struct SQLiteTableWriter {
         // One printer for the delta (making one, with its 64 KiB buffer, per value list cost
         // more than printing the values); each value list is one JSON object, as `cat --format
         // jsonl` prints a row.
-        var printer = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+        // The two value lists are bound where their printers wrote them (no string made of
+        // either): a fifth of → sqlite on delta-heavy data went to those strings and their copies.
+        var oldPrinter = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+        var newPrinter = RowPrinter(sink: ArraySink(), columns: columns, codePage: codePage, format: .jsonl)
+        let statement = insertChange!
         for (index, change) in delta.changes.enumerated() {
-            try insertChange!.run([.integer(Int64(position)), .integer(Int64(index)), .text(change.type.description),
-                                   .integer(Int64(change.recordID)), .text(change.status.description),
-                                   .text(codePage.decodeForDisplay(change.message)),
-                                   .text(printer.line(change.oldValues)), .text(printer.line(change.newValues))])
+            defer { statement.reset() }
+            try statement.bindInteger(Int64(position), at: 1)
+            try statement.bindInteger(Int64(index), at: 2)
+            try statement.bind(.text(change.type.description), at: 3)
+            try statement.bindInteger(Int64(change.recordID), at: 4)
+            try statement.bind(.text(change.status.description), at: 5)
+            try statement.bind(.text(codePage.decodeForDisplay(change.message)), at: 6)
+            try oldPrinter.withLine(change.oldValues) { (old) throws(BriefcaseError) in
+                try newPrinter.withLine(change.newValues) { (new) throws(BriefcaseError) in
+                    try Self.bindText(old, to: statement, at: 7)
+                    try Self.bindText(new, to: statement, at: 8)
+                    while try statement.step() {}
+                }
+            }
         }
+    }
+
+    /// UTF-8 `bytes` bound as text where they lie (`SQLITE_STATIC`: they must stay until the
+    /// statement has run); bytes that are not UTF-8 as the text they decode to, repaired.
+    private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, to statement: SQLiteStatement, at index: Int) throws(BriefcaseError) {
+        guard let base = bytes.baseAddress, UTF8Validation.isValid(bytes) else {
+            return try statement.bind(.text(String(decoding: bytes, as: UTF8.self)), at: index)
+        }
+        try statement.bindStatic(base, count: bytes.count, encoding: SQLITE_UTF8, at: index)
     }
 }
 

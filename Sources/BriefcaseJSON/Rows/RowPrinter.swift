@@ -103,6 +103,7 @@ public struct RowPrinter<Sink: ByteSink> {
                 return true
             }
             if written { writer.drainIfFull() } else { writer.writeString(plainText(value)) }
+        case .wideString, .currency, .decimal: writeFromBytes(value)
         case .dateTime(let d):
             // ISO text is plain ASCII: written as it is made, between quotes.
             let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: OLEDateTime.isoTextLength + 2) { room -> Bool in
@@ -114,6 +115,34 @@ public struct RowPrinter<Sink: ByteSink> {
             }
             if !written { writer.writeString(plainText(value)) }
         default: writer.writeString(plainText(value))
+        }
+    }
+
+    /// UTF-16 text, Currency and Decimal written from their bytes, no String made: well-formed
+    /// UTF-16 made UTF-8 and escaped (as `WideText.decode` makes it; other text through its
+    /// display text); a decimal's digits, '-' and '.' (its `description`) between quotes.
+    /// (Not inlinable: `WideText` is the package's.)
+    @usableFromInline
+    mutating func writeFromBytes(_ value: Value) {
+        switch value {
+        case .wideString(let s):
+            let written = s.withUnsafeBufferPointer { utf16 -> Bool in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf16.count / 2 * 3 + 1) { room -> Bool in
+                    guard let count = WideText.utf8(fromUTF16LE: utf16, to: room.baseAddress!) else { return false }
+                    JSONEmit.appendEscaped(UnsafeBufferPointer(start: room.baseAddress!, count: count), to: &writer.buffer)
+                    return true
+                }
+            }
+            if written { writer.drainIfFull() } else { writer.writeString(plainText(value)) }
+        default:
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.longest + 2) { room in
+                room[0] = UInt8(ascii: "\"")
+                guard let count = DecimalText.write(value, to: room.baseAddress! + 1) else {
+                    return writer.writeString(plainText(value))
+                }
+                room[count + 1] = UInt8(ascii: "\"")
+                writer.writeRaw(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(room)[..<(count + 2)]))
+            }
         }
     }
 
@@ -191,13 +220,18 @@ extension RowPrinter where Sink == ArraySink {
     /// `ArraySink`, so that a caller in another module does not run the generic printer, which
     /// looked its types up again for every value (a fifth of → sqlite on delta-heavy data).
     public mutating func line(_ row: Row) -> String {
+        withLine(row) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `line(_:)` without making a string of it: `body` gets the line's bytes, which are the
+    /// printer's until it returns.
+    public mutating func withLine<R, E: Error>(_ row: Row, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         write(row)
         try? finish()
+        defer { writer.sink.bytes.removeAll(keepingCapacity: true) }
         let count = writer.sink.bytes.count
         let end = count > 0 && writer.sink.bytes[count - 1] == 10 ? count - 1 : count
-        let text = String(decoding: writer.sink.bytes[..<end], as: UTF8.self)
-        writer.sink.bytes.removeAll(keepingCapacity: true)
-        return text
+        return try writer.sink.bytes.withUnsafeBufferPointer { (bytes) throws(E) -> R in try body(UnsafeBufferPointer(rebasing: bytes[..<end])) }
     }
 }
 
