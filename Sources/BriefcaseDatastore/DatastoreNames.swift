@@ -49,25 +49,43 @@ public enum DatastoreNames {
 /// Hands out ids that are unique in one scope (the tables of a datastore, the fields of a
 /// table, the live records of a table): a taken id gets `.2`, `.3`, … (shortened to fit).
 struct IDAllocator {
-    private(set) var used = Set<String>()
+    /// The ids that are an integer's decimal text (`String(n)`: the record ids of a table keyed
+    /// by an integer, the common case), kept as the integer: hashing it costs far less than
+    /// hashing its text. Every other id is kept as text.
+    private var integers = Set<Int64>()
+    private var texts = Set<String>()
+
+    /// The integer whose decimal text `id` is exactly, if any.
+    private static func integer(_ id: String) -> Int64? {
+        guard let first = id.utf8.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              let value = Int64(id), String(value) == id else { return nil }
+        return value
+    }
 
     /// `preferred` when it is valid and free, else the first free `preferred.N`.
     mutating func allocate(_ preferred: String) -> String {
         var base = preferred
         if !DatastoreIdentifier.isValid(base) { base = DatastoreNames.longForm(base.utf8) }
-        if used.insert(base).inserted { return base }
+        if insert(base) { return base }
         var n = 2
         while true {
             let suffix = ".\(n)"
             let id = String(base.prefix(DatastoreIdentifier.maxLength - suffix.count)) + suffix
-            if DatastoreIdentifier.isValid(id), used.insert(id).inserted { return id }
+            if DatastoreIdentifier.isValid(id), insert(id) { return id }
             n += 1
         }
     }
 
-    func contains(_ id: String) -> Bool { used.contains(id) }
-    mutating func insert(_ id: String) -> Bool { used.insert(id).inserted }
-    mutating func remove(_ id: String) { used.remove(id) }
+    func contains(_ id: String) -> Bool { Self.integer(id).map(integers.contains) ?? texts.contains(id) }
+    mutating func insert(_ id: String) -> Bool {
+        if let value = Self.integer(id) { return integers.insert(value).inserted }
+        return texts.insert(id).inserted
+    }
+    /// `insert(String(value))`, without the text.
+    mutating func insert(integer value: Int64) -> Bool { integers.insert(value).inserted }
+    mutating func remove(_ id: String) {
+        if let value = Self.integer(id) { integers.remove(value) } else { texts.remove(id) }
+    }
 }
 
 extension DatastoreNames {

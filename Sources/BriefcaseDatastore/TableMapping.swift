@@ -112,8 +112,7 @@ enum TableMapping {
         if state.recordIDColumn == nil, state.keyColumns.count == 1, state.keyColumns[0] < row.count,
            case .integer(let key)? = row[state.keyColumns[0]]
         {
-            let id = String(key)
-            return state.live.insert(id) ? id : state.live.allocate(fallback())
+            return state.live.insert(integer: key) ? String(key) : state.live.allocate(fallback())
         }
         if let column = state.recordIDColumn, column < row.count, let value = row[column],
            let text = text(of: value, codePage: codePage), DatastoreIdentifier.isValid(text), state.live.insert(text)
