@@ -112,6 +112,8 @@ public struct SQLiteSink: BriefcaseSink {
                 early[position] = delta
             }
         }
+        // What SQLite wrote so far starts on its way to disk now, not at the final fsync.
+        file?.grewThroughAnotherWriter()
     }
 
     /// Commits the transaction; closes a database file and moves it to `path` (a private

@@ -53,6 +53,45 @@ struct AtomicOutputWritebackTests {
         #expect(written[(8 * piece.count)...].elementsEqual(piece))
     }
 
+    /// A file another writer fills through a descriptor of its own (SQLite's): as it grows by a
+    /// stride, its writing is started, but nothing is dropped from the page cache (the other
+    /// writer may read those pages again) and nothing settled; the file is whole after commit.
+    @Test func aFileAnotherWriterFillsIsHandedOnButKeptCached() throws {
+        let directory = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
+        let stride = AtomicOutput.writebackStride
+        let finalPath = directory + "/writeback-other-\(UUID().uuidString)"
+        var output = try AtomicOutput(path: finalPath)
+        defer { unlink(finalPath) }
+        let temporaryPath = output.temporaryPath
+        let temporary = try #require(temporaryPath)
+        let other = open(temporary, O_WRONLY)
+        try #require(other >= 0)
+        let piece = (0 ..< stride / 2).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        for k in 0 ..< 9 {
+            let wrote = piece.withUnsafeBytes { pwrite(other, $0.baseAddress, $0.count, off_t(k * piece.count)) }
+            try #require(wrote == piece.count)
+            output.grewThroughAnotherWriter()
+        }
+        close(other)
+        // Requests at 1, 2, 3 and 4 strides (each after a stride of growth).
+        let requested = output.writebackRequested
+        #expect(requested == 4 * stride)
+        let handle = output.writeBehind
+        let writeBehind = try #require(handle)
+        writeBehind.waitUntilHandled()
+        #expect(writeBehind.settled == 0, "nothing is dropped from the cache of a file another writer fills")
+        #if os(Linux)
+        if try fileSystemType(of: directory) != "tmpfs" {
+            let resident = try residentPages(temporary, length: 9 * stride / 2)
+            #expect(resident.allSatisfy { $0 }, "every page stays cached")
+        }
+        #endif
+        let path = output.path
+        try output.commit()
+        let written = try FileIO.read(path)
+        #expect(written.count == 9 * piece.count && written[(8 * piece.count)...].elementsEqual(piece))
+    }
+
     /// The type of the file system `directory` lies on: that of the longest mount point above it.
     private func fileSystemType(of directory: String) throws -> String {
         let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)

@@ -118,6 +118,18 @@ public struct AtomicOutput: ~Copyable {
         writebackRequested = written
     }
 
+    /// The temporary file grew through a descriptor of another writer (SQLite writing it
+    /// itself): every `writebackStride` of growth, the kernel is asked to start writing it to
+    /// disk (`WriteBehind`, on its thread; the pages stay in the cache, which the other writer may
+    /// read or write again), so that `commit`'s fsync has only the rest to wait for.
+    package mutating func grewThroughAnotherWriter() {
+        var info = stat()
+        guard temporaryPath != nil, fstat(fd, &info) == 0, Int(info.st_size) - writebackRequested >= Self.writebackStride else { return }
+        if writeBehind == nil { writeBehind = WriteBehind(fd: fd, dropsWritten: false) }
+        writeBehind?.request(upTo: Int(info.st_size))
+        writebackRequested = Int(info.st_size)
+    }
+
     /// Ends the write-behind (its thread done with the descriptor) and returns its first error.
     private mutating func endWriteBehind() -> Int32? {
         defer { writeBehind = nil }
@@ -223,5 +235,7 @@ package final class SharedAtomicOutput: BriefcaseStreamOutput {
     }
     package func reset() throws(BriefcaseError) { try output.reset() }
     package func commit() throws(BriefcaseError) { try output.commit() }
+    /// See `AtomicOutput.grewThroughAnotherWriter()`.
+    package func grewThroughAnotherWriter() { output.grewThroughAnotherWriter() }
     package func discard() { output.discard() }
 }

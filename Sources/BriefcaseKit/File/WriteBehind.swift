@@ -34,9 +34,13 @@ final class WriteBehind: @unchecked Sendable {
     private var running = true
     /// The first error the disk reported (an errno).
     private var failure: Int32?
+    /// Whether each stretch, once on disk, leaves the page cache (false for a file another
+    /// writer may still read or write: SQLite's).
+    private let dropsWritten: Bool
 
-    init(fd: Int32) {
+    init(fd: Int32, dropsWritten: Bool = true) {
         self.fd = fd
+        self.dropsWritten = dropsWritten
         let thread = Thread { [self] in run() }
         thread.name = "briefcase write-behind"
         thread.start()
@@ -91,12 +95,12 @@ final class WriteBehind: @unchecked Sendable {
             condition.unlock()
             _ = briefcase_start_writeback(fd, Int64(start), Int64(end - start))
             var error: Int32?
-            if settleTo > settleFrom, briefcase_settle_written(fd, Int64(settleFrom), Int64(settleTo - settleFrom)) != 0 {
+            if dropsWritten, settleTo > settleFrom, briefcase_settle_written(fd, Int64(settleFrom), Int64(settleTo - settleFrom)) != 0 {
                 error = errno
             }
             condition.lock()
             if failure == nil { failure = error }
-            settledBytes = max(settledBytes, settleTo)
+            if dropsWritten { settledBytes = max(settledBytes, settleTo) }
             lastRequestStart = start
             handled = end
             busy = false
