@@ -13,7 +13,7 @@ package final class SQLiteWritePhases {
         case insert
         /// Each element's exact bytes as a Bin2 stream of its own, and their CRC-32: ours and zlib's.
         case elementBytes
-        /// Those bytes into `_briefcase_elements` (a row, its zeroblob, incremental blob I/O): SQLite's.
+        /// Those bytes into `_briefcase_elements` (their row, the bytes bound where they lie): SQLite's.
         case elementWrite
         /// Fields, schema properties and changes (`_briefcase_fields`, `_briefcase_schema`,
         /// `_briefcase_changes`), tables made: ours and SQLite's.
