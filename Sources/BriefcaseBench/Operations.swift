@@ -69,6 +69,10 @@ enum Operation: String, CaseIterable {
     /// sqlite → dabriefcase: the database (written first, not timed) read by `SQLiteSource` into
     /// the stream writer (checked equal to the input).
     case fromSQLite = "from-sqlite"
+    /// snapshot → dabriefcase as `briefcase convert x.snapshot.json …` does it: the snapshot this
+    /// tool wrote of the input (written first, not timed) read whole (`SnapshotImport`) and
+    /// written by the stream writer (checked equal to the input).
+    case fromSnapshot = "from-snapshot"
     /// Two briefcases that differ in 1 % of their rows (the second written first, not timed)
     /// compared as `briefcase diff` does: table by table (`DiffBench.diff`).
     case diff
@@ -100,6 +104,7 @@ enum Operation: String, CaseIterable {
         case .toFolderLazy: return "dabriefcase → folder (lazy, raw copy)"
         case .toSQLite: return "dabriefcase → sqlite"
         case .fromSQLite: return "sqlite → dabriefcase"
+        case .fromSnapshot: return "snapshot → dabriefcase"
         case .diff: return "diff, 1 % of rows changed"
         case .merge: return "merge, 1 % of rows changed on each side"
         case .queryCount: return "query: count(*) of the largest table"
@@ -114,7 +119,7 @@ enum Operation: String, CaseIterable {
     /// Whether `jq` can be started (the `jq` operation is skipped otherwise).
     static let jqInstalled = System.run(["jq", "--version"]).status == 0
     /// Conversions, which the memory target applies to.
-    var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy, .toSQLite, .fromSQLite].contains(self) }
+    var isConversion: Bool { [.toJSON, .fromJSON, .toSnapshot, .toFolder, .toFolderLazy, .toSQLite, .fromSQLite, .fromSnapshot].contains(self) }
 }
 
 /// What one child measured.
@@ -314,6 +319,25 @@ enum Measure {
             }
             System.remove(path)
             System.remove(database)
+
+        case .fromSnapshot:
+            let snapshot = output + ".snapshot.json", path = output + ".daBriefcase"
+            BriefcaseElements.keepFreedMemoryForReuse()
+            let written = try SnapshotExport.stream(try BriefcaseElements.open(input, as: .dabriefcase), into: FileSink(path: snapshot),
+                                                    encoding: nil, jobs: jobs)
+            written.sink.close()
+            cpuStart = System.cpuTime(); start = System.now()
+            let imported = try SnapshotImport(parsing: try FileIO.read(snapshot))
+            var sink = BinarySink(output: FileSink(path: path), container: imported.document.container)
+            try imported.document.read(into: &sink, codePage: imported.codePage)
+            sink.output.close()
+            end = System.now(); cpuEnd = System.cpuTime()
+            if verify {
+                guard sameContents(path, input) else { System.fail("from-snapshot: the output differs from the original briefcase") }
+                note = "output equals the original byte for byte"
+            }
+            System.remove(path)
+            System.remove(snapshot)
 
         case .diff:
             let other = output + "-edited.daBriefcase"

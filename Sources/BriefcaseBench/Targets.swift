@@ -6,6 +6,8 @@ struct Target {
     enum Bound {
         /// At least this many MB/s of the operation's input.
         case throughput(megabytesPerSecond: Double)
+        /// At least this many rows (and pending changes) a second.
+        case rows(perSecond: Double)
         /// A median time under this many seconds.
         case time(under: Double)
         /// A median time at most `factor` times another operation's (measured in the same run).
@@ -63,6 +65,12 @@ struct Target {
         Target(operations: [.fromJSON], bound: .throughput(megabytesPerSecond: 350), jobs: .several, source: "issue 13, two cores"),
         Target(operations: [.openOne], bound: .time(under: 0.05), source: "the first benchmark"),
         Target(operations: [.toSQLite], bound: .ratio(to: .toJSON, atMost: 3), source: "issue 15"),
+        Target(operations: [.toSQLite], bound: .ratio(to: .toJSON, atMost: 2), source: "issue 29"),
+        Target(operations: [.toSQLite], bound: .rows(perSecond: 3_000_000), source: "issue 29"),
+        // (The input of sqlite → dabriefcase is counted as the briefcase it gives: its output.)
+        Target(operations: [.fromSQLite], bound: .throughput(megabytesPerSecond: 400), source: "issue 29 (MB/s of output)"),
+        Target(operations: [.toSnapshot], bound: .ratio(to: .toJSON, atMost: 2), source: "issue 29"),
+        Target(operations: [.fromSnapshot], bound: .ratio(to: .fromJSON, atMost: 2), source: "issue 29"),
         Target(operations: [.diff], bound: .ratio(to: .toJSON, atMost: 2), source: "issue 26"),
         Target(operations: [.diff], bound: .memoryOfTables(2, slack: slackBytes), source: "issue 26"),
         Target(operations: [.merge], bound: .ratio(to: .toJSON, atMost: 3), source: "issue 27"),
@@ -85,6 +93,9 @@ struct Target {
         case .throughput(let minimum):
             return Check(target: self, measured: String(format: "%.0f MB/s", result.megabytesPerSecond),
                          bound: "≥ \(Int(minimum)) MB/s", met: result.megabytesPerSecond >= minimum)
+        case .rows(let minimum):
+            return Check(target: self, measured: format.count(result.rowsPerSecond) + " rows/s",
+                         bound: "≥ \(format.count(minimum)) rows/s", met: result.rowsPerSecond >= minimum)
         case .time(let limit):
             return Check(target: self, measured: format.ms(result.medianNanoseconds),
                          bound: "< \((limit * 1000).formatted()) ms", met: result.seconds < limit)
@@ -113,6 +124,7 @@ struct Target {
         let text: String
         switch bound {
         case .throughput(let minimum): text = "≥ \(Int(minimum)) MB/s of input"
+        case .rows(let minimum): text = "≥ \(Int(minimum / 1e6)) M rows/s"
         case .time(let limit): text = "median time < \((limit * 1000).formatted()) ms"
         case .ratio(let other, let factor): text = "≤ \(factor.formatted())× the time of \(other.label)"
         case .memory(let slack): text = "peak RSS ≤ input + largest table + \(slack / 1_000_000) MB"
