@@ -313,10 +313,7 @@ enum Measure {
             cpuStart = System.cpuTime(); start = System.now()
             try SQLiteBench.fromSQLite(database, path)
             end = System.now(); cpuEnd = System.cpuTime()
-            if verify {
-                guard sameContents(path, input) else { System.fail("from-sqlite: the output differs from the original briefcase") }
-                note = "output equals the original byte for byte"
-            }
+            if verify { note = givesBack(path, input, operation) }
             System.remove(path)
             System.remove(database)
 
@@ -332,10 +329,7 @@ enum Measure {
             try imported.document.read(into: &sink, codePage: imported.codePage)
             sink.output.close()
             end = System.now(); cpuEnd = System.cpuTime()
-            if verify {
-                guard sameContents(path, input) else { System.fail("from-snapshot: the output differs from the original briefcase") }
-                note = "output equals the original byte for byte"
-            }
+            if verify { note = givesBack(path, input, operation) }
             System.remove(path)
             System.remove(snapshot)
 
@@ -413,6 +407,13 @@ enum Measure {
     }
 
     /// Compares two files in 1 MiB pieces (bounded memory).
+    /// The warm-up's check of a conversion back to a briefcase: `output` is `input` byte for
+    /// byte (else the bench stops), and the note that says so.
+    static func givesBack(_ output: String, _ input: String, _ operation: Operation) -> String {
+        guard sameContents(output, input) else { System.fail("\(operation.rawValue): the output differs from the original briefcase") }
+        return "output equals the original byte for byte"
+    }
+
     static func sameContents(_ a: String, _ b: String) -> Bool {
         guard System.fileSize(a) == System.fileSize(b), let fa = fopen(a, "rb"), let fb = fopen(b, "rb") else { return false }
         defer { fclose(fa); fclose(fb) }

@@ -47,10 +47,10 @@ final class ShownValueMatch {
         case .float(let number): return !number.isNaN && type == SQLITE_FLOAT && sqlite3_column_double(statement, column) == number
         case .singleFloat(let number):
             return !number.isNaN && type == SQLITE_FLOAT && sqlite3_column_double(statement, column) == Double(number)
-        case .blob(let bytes): return bytes.withUnsafeBufferPointer { matches(.blob, $0, statement, column) }
-        case .guid(let bytes): return bytes.withUnsafeBufferPointer { matches(.guid, $0, statement, column) }
-        case .ansiString(let bytes): return bytes.withUnsafeBufferPointer { matches(.ansiString, $0, statement, column) }
-        case .wideString(let bytes): return bytes.withUnsafeBufferPointer { matches(.wideString, $0, statement, column) }
+        case .blob(let bytes): return bytes.withUnsafeBufferPointer { matches(.blob, $0, statement, column, type: type) }
+        case .guid(let bytes): return bytes.withUnsafeBufferPointer { matches(.guid, $0, statement, column, type: type) }
+        case .ansiString(let bytes): return bytes.withUnsafeBufferPointer { matches(.ansiString, $0, statement, column, type: type) }
+        case .wideString(let bytes): return bytes.withUnsafeBufferPointer { matches(.wideString, $0, statement, column, type: type) }
         case .currency, .decimal:
             guard type == SQLITE_TEXT, let count = DecimalText.write(value, to: scratch) else { return false }
             return Self.same(UnsafeBufferPointer(start: scratch, count: count), textOf: statement, column)
@@ -63,7 +63,12 @@ final class ShownValueMatch {
     /// Whether column `column` holds, as shown, the string, blob or GUID whose bytes (as stored
     /// in a row: 8-bit, UTF-16LE or UTF-8 text, or bytes) are `bytes`.
     func matches(_ storage: ValueStorage, _ bytes: UnsafeBufferPointer<UInt8>, _ statement: OpaquePointer, _ column: Int32) -> Bool {
-        let type = sqlite3_column_type(statement, column)
+        matches(storage, bytes, statement, column, type: sqlite3_column_type(statement, column))
+    }
+
+    /// `matches(_:_:_:_:)` with the column's storage class already read.
+    private func matches(_ storage: ValueStorage, _ bytes: UnsafeBufferPointer<UInt8>, _ statement: OpaquePointer, _ column: Int32,
+                         type: Int32) -> Bool {
         switch storage {
         case .blob: return type == SQLITE_BLOB && Self.same(bytes, blobOf: statement, column)
         // The image decodes a GUID's bytes as UTF-8 (repairing): equal bytes show as equal text.
