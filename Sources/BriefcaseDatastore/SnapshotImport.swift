@@ -18,9 +18,21 @@ public struct SnapshotImport: Sendable {
     public var warnings: [String]
 
     /// Parses and reads a snapshot document. Errors name the JSON path (`$.rows[3].data.x`,
-    /// `$.briefcase.elements[1].rows[0]`).
-    /// Errors carry the JSON path and the byte offset of what is wrong.
+    /// `$.briefcase.elements[1].rows[0]`) and carry the byte offset of what is wrong.
+    /// A document whose rows lie as this tool writes them has them read from its bytes
+    /// (`readingRowsFromBytes`); any other is parsed whole (`init(parsingWhole:)`): the same
+    /// briefcase, warnings and errors either way.
     public init(parsing bytes: [UInt8]) throws(BriefcaseError) {
+        if let imported = Self.readingRowsFromBytes(bytes) {
+            self = imported
+        } else {
+            try self.init(parsingWhole: bytes)
+        }
+    }
+
+    /// Reads a snapshot document whole: parsed into a tree, then read (`init(_:)`), however its
+    /// rows lie. What `init(parsing:)` falls back on when the rows cannot be read from the bytes.
+    package init(parsingWhole bytes: [UInt8]) throws(BriefcaseError) {
         do throws(BriefcaseError) {
             let snapshot: SnapshotDocument
             do {
@@ -32,6 +44,13 @@ public struct SnapshotImport: Sendable {
         } catch {
             throw error.locatedInJSON(bytes)
         }
+    }
+
+    init(document: BriefcaseDocument, codePage: CodePage, restored: Bool, warnings: [String]) {
+        self.document = document
+        self.codePage = codePage
+        self.restored = restored
+        self.warnings = warnings
     }
 
     /// Reads a snapshot document already parsed: restores the briefcase its `briefcase` member carries, or infers one.
@@ -60,6 +79,9 @@ struct Restorer {
     let meta: JSONObject
     var codePage: CodePage = .utf8
     var warnings: [String] = []
+    /// The table elements' rows read from the document's bytes, in order, instead of looked up
+    /// among the snapshot's records (`SnapshotImport.readingRowsFromBytes`).
+    var rowBytes: RowBytes?
 
     init(snapshot: SnapshotDocument, meta: JSONObject) {
         self.snapshot = snapshot
@@ -69,10 +91,18 @@ struct Restorer {
     private static let root = "$." + SnapshotExport.memberName
 
     private func error(_ path: String, _ message: String) -> BriefcaseError {
+        Self.error(path, message)
+    }
+
+    private static func error(_ path: String, _ message: String) -> BriefcaseError {
         BriefcaseError(.invalidData, "\(path): \(message)")
     }
 
     private func mismatch(_ path: String, _ expected: String, _ found: JSONValue?) -> BriefcaseError {
+        Self.mismatch(path, expected, found)
+    }
+
+    private static func mismatch(_ path: String, _ expected: String, _ found: JSONValue?) -> BriefcaseError {
         error(path, "expected \(expected), found \(found?.foundDescription ?? "nothing")")
     }
 
@@ -137,24 +167,32 @@ struct Restorer {
                 let types = table.fields.map(\.type)
                 let roles = try self.roles(object["fields"], count: types.count, path: "\(path).fields")
                 let exact = object["exact"]?.objectValue ?? JSONObject()
-                for (r, idJSON) in try array(object["rows"], "\(path).rows").enumerated() {
-                    let rowPath = "\(path).rows[\(r)]"
-                    guard case .string(let id) = idJSON else { throw mismatch(rowPath, "a record id (a string)", idJSON) }
-                    guard let record = snapshot.snapshot[tid, id] else {
-                        throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
+                let ids = try array(object["rows"], "\(path).rows")
+                if var reading = rowBytes {
+                    rowBytes = nil  // (read beside `self`, then put back)
+                    table.rows = Rows(try reading.rows(tid: tid, ids: ids, roles: roles, types: types, exact: exact, path: path,
+                                                       parts: parts, mapping: mapping))
+                    rowBytes = reading
+                } else {
+                    for (r, idJSON) in ids.enumerated() {
+                        let rowPath = "\(path).rows[\(r)]"
+                        guard case .string(let id) = idJSON else { throw mismatch(rowPath, "a record id (a string)", idJSON) }
+                        guard let record = snapshot.snapshot[tid, id] else {
+                            throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
+                        }
+                        guard usedRows.insert(RecordKey(tid: tid, rid: id)).inserted else {
+                            throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
+                        }
+                        var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
+                        let source = RecordSource(tid: tid, rid: id, fieldsPath: { [snapshot] in Self.rowDataPath(in: snapshot, tid: tid, rid: id) })
+                        try checkKnown(record.fields.lazy.map(\.name), known: Set(roles.compactMap(\.fieldID)), source)
+                        var overridden = Set<Int>()
+                        if let overrides = exact[id] {
+                            overridden = try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
+                        }
+                        try checkTaken(row, roles: roles, types: types, overridden: overridden, given: { record[$0] }, source)
+                        table.rows.append(row)
                     }
-                    guard usedRows.insert(RecordKey(tid: tid, rid: id)).inserted else {
-                        throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
-                    }
-                    var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
-                    let source = RecordSource(tid: tid, rid: id, fieldsPath: { [snapshot] in Self.rowDataPath(in: snapshot, tid: tid, rid: id) })
-                    try checkKnown(record.fields.lazy.map(\.name), known: Set(roles.compactMap(\.fieldID)), source)
-                    var overridden = Set<Int>()
-                    if let overrides = exact[id] {
-                        overridden = try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
-                    }
-                    try checkTaken(row, roles: roles, types: types, overridden: overridden, given: { record[$0] }, source)
-                    table.rows.append(row)
                 }
                 file.stream.elements.append(.table(table))
             case "delta":
@@ -201,6 +239,7 @@ struct Restorer {
             }
         }
 
+        if var reading = rowBytes, !reading.readAll() { throw RowBytes.declined }
         let extraRows = snapshot.snapshot.rows.filter { !usedRows.contains(RecordKey(tid: $0.tableID, rid: $0.recordID)) }
         if !extraRows.isEmpty {
             let first = extraRows[0]
@@ -238,7 +277,12 @@ struct Restorer {
 
     /// Exact forms `{"<position>": form or null}` over reconstructed values; the positions they give.
     private func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
-                       path: String) throws(BriefcaseError) -> Set<Int>
+                       path: String) throws(BriefcaseError) -> Set<Int> {
+        try Self.apply(overrides, to: &values, types: types, parts: parts, path: path)
+    }
+
+    static func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
+                      path: String) throws(BriefcaseError) -> Set<Int>
     {
         var positions = Set<Int>()
         guard case .object(let object) = overrides else { throw mismatch(path, "an object", overrides) }

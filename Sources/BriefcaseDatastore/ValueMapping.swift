@@ -109,11 +109,11 @@ struct ValueMapping: Sendable {
         case (.boolean, .bool(let b)):
             return .boolean(b ? 1 : 0)
         case (.currency, .double(let d)):
-            return Self.decimalText(d).flatMap(Currency.init).map { .currency($0) }
+            return Self.withDecimalText(d) { Currency(utf8: $0) }.map { .currency($0) }
         case (.currency, .int(let v)):
             return Currency(String(v)).map { .currency($0) }
         case (.decimal, .double(let d)):
-            return Self.decimalText(d).flatMap(Decimal96.init).map { .decimal($0) }
+            return Self.withDecimalText(d) { Decimal96(utf8: $0) }.map { .decimal($0) }
         case (.decimal, .int(let v)):
             return Decimal96(String(v)).map { .decimal($0) }
         case (.float64, .double(let d)):
@@ -138,31 +138,92 @@ struct ValueMapping: Sendable {
     /// trailing fraction zeros or a `.0`: 1.5 → `1.5`, 1e-05 → `0.00001`, 1e+16 →
     /// `10000000000000000`, -0.0 → `-0`.
     static func decimalText(_ d: Double) -> String? {
+        withDecimalText(d) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` of `decimalText(d)`'s UTF-8 bytes, made in a buffer on the stack from the bytes of
+    /// `d.description` (no string but that one, which is small): Currency and Decimal columns read
+    /// every double of the datastore this way.
+    static func withDecimalText<R>(_ d: Double, _ body: (UnsafeBufferPointer<UInt8>) -> R?) -> R? {
         guard d.isFinite else { return nil }
-        var text = Substring(d.description)
-        let negative = text.hasPrefix("-")
-        if negative { text = text.dropFirst() }
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let value = Int(text[text.index(after: e)...]) else { return nil }
-            exponent = value
-            text = text[..<e]
+        var shortest = d.description
+        return shortest.withUTF8 { text -> R? in
+            // At most 17 digits, moved by an exponent of at most 324 either way.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 400) { out -> R? in
+                var i = 0
+                var count = 0
+                if text.first == UInt8(ascii: "-") {
+                    out[0] = UInt8(ascii: "-")
+                    count = 1
+                    i = 1
+                }
+                // The mantissa's digits without its point, where the point was, and the exponent.
+                let digitsStart = count
+                var point: Int?
+                var exponent = 0
+                while i < text.count {
+                    let byte = text[i]
+                    if byte == UInt8(ascii: ".") {
+                        point = count - digitsStart
+                    } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                        guard let value = Int(String(decoding: UnsafeBufferPointer(rebasing: text[(i + 1)...]), as: UTF8.self)) else {
+                            return nil
+                        }
+                        exponent = value
+                        break
+                    } else {
+                        out[count] = byte
+                        count += 1
+                    }
+                    i += 1
+                }
+                var digitCount = count - digitsStart
+                var at = (point ?? digitCount) + exponent
+                if at <= 0 {
+                    // Zeros before the digits: one for the integer part, the rest of the fraction.
+                    let zeros = 1 - at
+                    move(out, from: digitsStart, to: digitsStart + zeros, count: digitCount)
+                    (out.baseAddress! + digitsStart).update(repeating: UInt8(ascii: "0"), count: zeros)
+                    digitCount += zeros
+                    at = 1
+                }
+                if at > digitCount {
+                    (out.baseAddress! + digitsStart + digitCount).update(repeating: UInt8(ascii: "0"), count: at - digitCount)
+                    digitCount = at
+                }
+                // Leading zeros of the integer part (one kept), trailing zeros of the fraction.
+                var first = digitsStart
+                while first < digitsStart + at - 1 && out[first] == UInt8(ascii: "0") { first += 1 }
+                var last = digitsStart + digitCount
+                while last > digitsStart + at && out[last - 1] == UInt8(ascii: "0") { last -= 1 }
+                if first > digitsStart {
+                    let moved = digitsStart + at - first
+                    move(out, from: first, to: digitsStart, count: moved)
+                    let fraction = last - (digitsStart + at)
+                    move(out, from: digitsStart + at, to: digitsStart + moved, count: fraction)
+                    at = moved
+                    last = digitsStart + moved + fraction
+                }
+                var end = last
+                if last > digitsStart + at {
+                    // The point goes in: the fraction moves one to the right.
+                    let fraction = last - (digitsStart + at)
+                    move(out, from: digitsStart + at, to: digitsStart + at + 1, count: fraction)
+                    out[digitsStart + at] = UInt8(ascii: ".")
+                    end = last + 1
+                }
+                return body(UnsafeBufferPointer(rebasing: out[..<end]))
+            }
         }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = String(parts[0])
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        var digits = Array(whole + fraction)
-        var point = whole.count + exponent
-        if point <= 0 {
-            digits = Array(repeating: "0", count: 1 - point) + digits
-            point = 1
+    }
+
+    /// Moves `count` bytes of `buffer` within it, the two places overlapping or not.
+    private static func move(_ buffer: UnsafeMutableBufferPointer<UInt8>, from source: Int, to target: Int, count: Int) {
+        if target < source {
+            for k in 0..<count { buffer[target + k] = buffer[source + k] }
+        } else {
+            for k in stride(from: count - 1, through: 0, by: -1) { buffer[target + k] = buffer[source + k] }
         }
-        if point > digits.count { digits += Array(repeating: "0", count: point - digits.count) }
-        var integer = String(digits[..<point])
-        var decimals = String(digits[point...])
-        while integer.count > 1 && integer.hasPrefix("0") { integer.removeFirst() }
-        while decimals.hasSuffix("0") { decimals.removeLast() }
-        return (negative ? "-" : "") + integer + (decimals.isEmpty ? "" : "." + decimals)
     }
 
     // MARK: records

@@ -18,7 +18,13 @@ enum Wire {
     /// Parses the canonical decimal text of a signed 64-bit integer: `0` or
     /// `-?[1-9][0-9]*` within range. On failure, the reason (for a message).
     static func canonicalInt64(_ text: String) -> Result<Int64, WireReason> {
-        var utf8 = text.utf8[...]
+        var text = text
+        return text.withUTF8 { canonicalInt64(utf8: $0) }
+    }
+
+    /// The same, of the text's UTF-8 bytes (what the row reader has).
+    static func canonicalInt64(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, WireReason> {
+        var utf8 = bytes[...]
         var negative = false
         if utf8.first == UInt8(ascii: "+") { return .failure(WireReason("a '+' sign is not allowed")) }
         if utf8.first == UInt8(ascii: "-") {

@@ -1,0 +1,178 @@
+// The rows of a snapshot document this tool wrote, read straight from its bytes
+// (Spec/datastore-mapping.md §6, "Reading a document this tool wrote").
+//
+// The export writes the rows of each table element in the order the `briefcase` member lists
+// them. When a document still has them so, each table's rows are read from the bytes as its
+// element comes — no tree of the rows, no records, no lookup by id — with the same mapping
+// (`ValueMapping.reverse`) and exact forms (`Restorer.apply`) as the reading of the whole
+// document. Whatever the rows hold beyond that (another order, a field no column takes, a value
+// its column cannot hold, a list, an escape in a key), the document is read whole instead: that
+// reading gives the answer, or the error, so both ways give the same briefcase.
+
+import JSONCore
+import BriefcaseJSON
+import BriefcaseKit
+import DatastoreKit
+
+extension SnapshotImport {
+    /// The import of a document whose rows can be read from its bytes; nil for any other
+    /// (`init(parsing:)` then reads it whole).
+    package static func readingRowsFromBytes(_ bytes: [UInt8]) -> SnapshotImport? {
+        bytes.withUnsafeBufferPointer { buf -> SnapshotImport? in
+            guard let (snapshot, rows) = SnapshotDocument.aroundRows(buf), snapshot.snapshot.rev > 0,
+                  case .object(let meta)? = snapshot.extras[SnapshotExport.memberName],
+                  meta["format"] == .string(SnapshotExport.formatName)
+            else { return nil }
+            var restorer = Restorer(snapshot: snapshot, meta: meta)
+            restorer.rowBytes = RowBytes(reader: SnapshotRowReader(buf, rows: rows))
+            guard let document = try? restorer.restore() else { return nil }
+            return SnapshotImport(document: document, codePage: restorer.codePage, restored: true, warnings: restorer.warnings)
+        }
+    }
+}
+
+/// Reads each table element's rows from the document's `rows`, in order (`SnapshotRowReader`).
+/// Throws `declined` for anything it does not take.
+struct RowBytes {
+    var reader: SnapshotRowReader
+    /// The table ids read so far: a second element with one of them is declined (its rows would
+    /// need the record ids of both to tell them apart).
+    private var tableIDs = Set<String>()
+
+    static let declined = BriefcaseError(.invalidData, "internal: the rows are not as the export writes them")
+
+    init(reader: SnapshotRowReader) {
+        self.reader = reader
+    }
+
+    /// The rows of the table element `tid` listing record ids `ids`, as `Restorer` makes them
+    /// from records: each field reversed into its column, exact forms applied over them.
+    mutating func rows(tid: String, ids: [JSONValue], roles: [ColumnRole], types: [DataType], exact: JSONObject,
+                       path: String, parts: JSONDocumentParts, mapping: ValueMapping) throws(BriefcaseError) -> [Row]
+    {
+        let columns = try Columns(roles)
+        guard DatastoreIdentifier.isValid(tid), tableIDs.insert(tid).inserted else { throw Self.declined }
+        let exactByID = exact.dictionary()
+        var unique = UniqueIDs()
+        var rows: [Row] = []
+        rows.reserveCapacity(ids.count)
+        var seen = [Bool](repeating: false, count: roles.count)
+        var unreadable: [Int] = []
+        for (r, idJSON) in ids.enumerated() {
+            guard case .string(let id) = idJSON, let (rowTID, rowID) = reader.nextRow(),
+                  Self.same(rowTID, tid), Self.same(rowID, id), unique.insert(id, at: r, of: ids)
+            else { throw Self.declined }
+            var row = Row(repeating: nil, count: roles.count)
+            for column in columns.recordIDs { row[column] = mapping.reverse(.string(id), type: types[column]) }
+            for column in seen.indices { seen[column] = false }
+            unreadable.removeAll(keepingCapacity: true)
+            var next = 0
+            while true {
+                guard let field = reader.nextField() else { throw Self.declined }
+                guard let name = field else { break }
+                guard let column = columns.column(named: name, from: next), !seen[column], let atom = reader.atom() else {
+                    throw Self.declined
+                }
+                seen[column] = true
+                next = column + 1
+                if let value = mapping.reverse(.atom(atom), type: types[column]) {
+                    row[column] = value
+                } else {
+                    unreadable.append(column)
+                }
+            }
+            var overridden = Set<Int>()
+            if let overrides = exactByID[id] {
+                overridden = try Restorer.apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
+            }
+            // A field its column cannot hold, with no exact form: the whole reading refuses it.
+            for column in unreadable where !overridden.contains(column) { throw Self.declined }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Whether `bytes` are the UTF-8 of `text`.
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { same($0, bytes) }
+    }
+
+    /// Byte for byte (ids: at most 64 bytes).
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count where a[k] != b[k] { return false }
+        return true
+    }
+
+    /// True when every row of the document was read.
+    mutating func readAll() -> Bool { reader.atEnd() }
+
+    /// The columns a row's fields go to: each field id once, each a valid id, none a JSON text
+    /// column (those read lists, which this reader does not).
+    struct Columns {
+        var names: [[UInt8]] = []  // empty: no field
+        var recordIDs: [Int] = []
+
+        init(_ roles: [ColumnRole]) throws(BriefcaseError) {
+            var distinct = Set<String>()
+            for (column, role) in roles.enumerated() {
+                switch role {
+                case .field(let id, let json):
+                    guard !json, DatastoreIdentifier.isValid(id), distinct.insert(id).inserted else { throw RowBytes.declined }
+                    names.append(Array(id.utf8))
+                case .recordID:
+                    names.append([])
+                    recordIDs.append(column)
+                case .none:
+                    names.append([])
+                }
+            }
+        }
+
+        /// The column of the field `name`, looked for from `start` on (fields mostly come in
+        /// column order), then from the first.
+        func column(named name: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+            for column in start..<names.count where Self.same(names[column], name) { return column }
+            for column in 0..<min(start, names.count) where Self.same(names[column], name) { return column }
+            return nil
+        }
+
+        private static func same(_ id: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            !id.isEmpty && id.withUnsafeBufferPointer { RowBytes.same($0, name) }
+        }
+    }
+
+    /// Whether a table's record ids are distinct: ids that are ascending decimal numbers are;
+    /// from the first that is not, a set of them tells.
+    struct UniqueIDs {
+        private var last: UInt64?
+        private var ascending = true
+        private var seen = Set<String>()
+
+        mutating func insert(_ id: String, at position: Int, of ids: [JSONValue]) -> Bool {
+            if ascending {
+                if let value = Self.decimal(id), last.map({ value > $0 }) ?? true {
+                    last = value
+                    return true
+                }
+                ascending = false
+                for case .string(let earlier) in ids[..<position] { seen.insert(earlier) }
+            }
+            return seen.insert(id).inserted
+        }
+
+        /// Up to 18 decimal digits as a number; nil for anything else.
+        private static func decimal(_ id: String) -> UInt64? {
+            var value: UInt64 = 0
+            var count = 0
+            for byte in id.utf8 {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10, count < 18 else { return nil }
+                value = value &* 10 &+ UInt64(digit)
+                count += 1
+            }
+            return count > 0 ? value : nil
+        }
+    }
+}

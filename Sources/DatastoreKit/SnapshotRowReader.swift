@@ -1,0 +1,248 @@
+// A snapshot document's rows read straight from its bytes (Spec/datastore-mapping.md §6,
+// "Reading a document this tool wrote"): the members around `rows` are parsed and checked as
+// `SnapshotDocument(json:)` does, and the rows are read one by one with `SnapshotRowReader`.
+//
+// The reader takes only the common forms — keys and ids without escapes, `tid`, `rowid`, `data`
+// in that order, atoms (no lists, no null) — and says nil for anything else. It never accepts
+// what `SnapshotDocument(parsing:)` refuses; a caller that gets nil reads the document whole,
+// which gives the answer, or the error, for everything it did not take.
+
+import JSONCore
+
+extension SnapshotDocument {
+    /// The document without its rows (`rows` read as `[]`, every other member parsed and checked),
+    /// and the bytes of the `rows` array (from its `[` to just past its `]`); nil when the
+    /// top level is not a plain object with one `rows` array, or when the rest is refused.
+    /// The rows' JSON is not checked here: `SnapshotRowReader` checks every byte of it.
+    package static func aroundRows(_ buf: UnsafeBufferPointer<UInt8>) -> (document: SnapshotDocument, rows: Range<Int>)? {
+        var cursor = JSONCursor(buf)
+        var members: [(key: String, value: JSONValue)] = []
+        var rows: Range<Int>?
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: "{")) else { return nil }
+        cursor.skipWhitespace()
+        if !cursor.take(UInt8(ascii: "}")) {
+            while true {
+                guard let key = cursor.plainString() else { return nil }
+                cursor.skipWhitespace()
+                guard cursor.take(UInt8(ascii: ":")) else { return nil }
+                cursor.skipWhitespace()
+                let name = String(decoding: key, as: UTF8.self)
+                if name == "rows" {
+                    let start = cursor.i
+                    guard rows == nil, skipArray(&cursor) else { return nil }
+                    rows = start..<cursor.i
+                    members.append((name, .array([])))
+                } else {
+                    guard let (value, end) = try? JSONParser.parseValue(buf, at: cursor.i, depth: 1) else { return nil }
+                    members.append((name, value))
+                    cursor.i = end
+                }
+                cursor.skipWhitespace()
+                if cursor.take(UInt8(ascii: "}")) { break }
+                guard cursor.take(UInt8(ascii: ",")) else { return nil }
+                cursor.skipWhitespace()
+            }
+        }
+        cursor.skipWhitespace()
+        guard cursor.i == cursor.end, let rows, let document = try? SnapshotDocument(json: .object(JSONObject(members))) else {
+            return nil
+        }
+        return (document, rows)
+    }
+
+    /// Steps to the next `"` or `\\`, 8 bytes at a time (nothing is checked: the bytes are read
+    /// again, and checked, by the row reader).
+    private static func skipToQuoteOrBackslash(_ cursor: inout JSONCursor) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(cursor.buf.baseAddress!)
+        while cursor.end &- cursor.i >= 8 {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: cursor.i, as: UInt64.self))
+            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            // A zero byte of either: (x - 1) & ~x has its high bit (exact for the lowest one).
+            let mask = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & high
+            if mask != 0 {
+                cursor.i &+= mask.trailingZeroBitCount &>> 3
+                return
+            }
+            cursor.i &+= 8
+        }
+        while cursor.i < cursor.end, cursor.buf[cursor.i] != UInt8(ascii: "\""), cursor.buf[cursor.i] != UInt8(ascii: "\\") {
+            cursor.i &+= 1
+        }
+    }
+
+    /// Steps over the array at the cursor by its brackets and strings alone (what is inside is
+    /// checked when it is read); false when it does not close.
+    private static func skipArray(_ cursor: inout JSONCursor) -> Bool {
+        guard cursor.at(UInt8(ascii: "[")) else { return false }
+        var depth = 0
+        while cursor.i < cursor.end {
+            switch cursor.buf[cursor.i] {
+            case UInt8(ascii: "\""):
+                cursor.i &+= 1
+                while true {
+                    skipToQuoteOrBackslash(&cursor)
+                    guard cursor.i < cursor.end else { return false }
+                    if cursor.buf[cursor.i] == UInt8(ascii: "\"") { break }
+                    cursor.i &+= 2
+                }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    cursor.i &+= 1
+                    return true
+                }
+            default:
+                break
+            }
+            cursor.i &+= 1
+        }
+        return false
+    }
+}
+
+/// The rows of a snapshot document read one by one from its bytes: `nextRow()` gives a row's
+/// `tid` and `rowid`, then `nextField()` and `atom()` its fields, until `nextField()` says the
+/// row has ended. Every method returns nil (or false) for anything but the common forms; the
+/// reader is then of no more use.
+package struct SnapshotRowReader {
+    private var cursor: JSONCursor
+    private let end: Int
+    private var rowsBegun = false
+    private var fieldsBegun = false
+
+    /// A reader of the `rows` array that `SnapshotDocument.aroundRows` found.
+    package init(_ buf: UnsafeBufferPointer<UInt8>, rows: Range<Int>) {
+        cursor = JSONCursor(buf, at: rows.lowerBound)
+        end = rows.upperBound
+        _ = cursor.take(UInt8(ascii: "["))
+    }
+
+    /// The next row's table id and record id, both valid ids; nil at the end of the rows
+    /// (`atEnd`) or at anything else. The cursor is then on the row's first field.
+    package mutating func nextRow() -> (tid: UnsafeBufferPointer<UInt8>, rowid: UnsafeBufferPointer<UInt8>)? {
+        cursor.skipWhitespace()
+        if rowsBegun {
+            guard cursor.take(UInt8(ascii: ",")) else { return nil }
+            cursor.skipWhitespace()
+        }
+        guard cursor.take(UInt8(ascii: "{")), key("tid"), let tid = cursor.plainString(), Self.isValidID(tid),
+              separator(), key("rowid"), let rowid = cursor.plainString(), Self.isValidID(rowid),
+              separator(), key("data"), cursor.take(UInt8(ascii: "{"))
+        else { return nil }
+        rowsBegun = true
+        fieldsBegun = false
+        return (tid, rowid)
+    }
+
+    /// True when the rows have ended: the array closes where `aroundRows` found its end.
+    package mutating func atEnd() -> Bool {
+        cursor.skipWhitespace()
+        return cursor.take(UInt8(ascii: "]")) && cursor.i == end
+    }
+
+    /// The next field's name, the cursor then on its value; `.some(nil)` when the row ends
+    /// (its `data` and itself closed); nil for anything else. The name is not checked as an
+    /// id: the caller compares it with names it checked.
+    package mutating func nextField() -> UnsafeBufferPointer<UInt8>?? {
+        cursor.skipWhitespace()
+        if cursor.take(UInt8(ascii: "}")) {
+            cursor.skipWhitespace()
+            return cursor.take(UInt8(ascii: "}")) ? .some(nil) : nil
+        }
+        if fieldsBegun {
+            guard cursor.take(UInt8(ascii: ",")) else { return nil }
+            cursor.skipWhitespace()
+        }
+        fieldsBegun = true
+        guard let name = cursor.plainString() else { return nil }
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: ":")) else { return nil }
+        cursor.skipWhitespace()
+        return .some(name)
+    }
+
+    /// The value at the cursor as `DatastoreAtom(wire:)` reads it; nil for a list, null, a
+    /// wrapper with escapes, and anything that reading refuses.
+    package mutating func atom() -> DatastoreAtom? {
+        guard cursor.i < cursor.end else { return nil }
+        switch cursor.buf[cursor.i] {
+        case UInt8(ascii: "\""):
+            let start = cursor.i
+            if let text = cursor.plainString() { return .string(String(decoding: text, as: UTF8.self)) }
+            // Escapes: the parser reads the string (depth: the row and its data are open).
+            guard let (value, next) = try? JSONParser.parseValue(cursor.buf, at: start, depth: 3),
+                  case .string(let text) = value else { return nil }
+            cursor.i = next
+            return .string(text)
+        case UInt8(ascii: "t"):
+            return cursor.literal("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"):
+            return cursor.literal("false") ? .bool(false) : nil
+        case UInt8(ascii: "{"):
+            return wrapper()
+        default:
+            guard let text = cursor.number(), let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else {
+                return nil
+            }
+            return .double(value)
+        }
+    }
+
+    /// `{"I"|"T"|"N"|"B": "text"}`, read as `DatastoreAtom.decodeWrapper` does.
+    private mutating func wrapper() -> DatastoreAtom? {
+        cursor.i &+= 1
+        cursor.skipWhitespace()
+        guard let key = cursor.plainString(), key.count == 1 else { return nil }
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: ":")) else { return nil }
+        cursor.skipWhitespace()
+        guard let text = cursor.plainString() else { return nil }
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: "}")) else { return nil }
+        switch key[0] {
+        case UInt8(ascii: "I"), UInt8(ascii: "T"):
+            guard case .success(let value) = Wire.canonicalInt64(utf8: text) else { return nil }
+            return key[0] == UInt8(ascii: "I") ? .int(value) : .date(value)
+        case UInt8(ascii: "N"):
+            switch String(decoding: text, as: UTF8.self) {
+            case "nan": return .double(.nan)
+            case "+inf": return .double(.infinity)
+            case "-inf": return .double(-.infinity)
+            default: return nil
+            }
+        case UInt8(ascii: "B"):
+            return URLSafeBase64.decode(utf8: text).map { .bytes($0) }
+        default:
+            return nil
+        }
+    }
+
+    /// `"name"` then `:` (with the whitespace around).
+    private mutating func key(_ name: StaticString) -> Bool {
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: "\"")), cursor.literal(name), cursor.take(UInt8(ascii: "\"")) else { return false }
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: ":")) else { return false }
+        cursor.skipWhitespace()
+        return true
+    }
+
+    private mutating func separator() -> Bool {
+        cursor.skipWhitespace()
+        return cursor.take(UInt8(ascii: ","))
+    }
+
+    /// `DatastoreIdentifier`'s grammar on bytes: 1–64 allowed characters, or `:` and 1–63.
+    package static func isValidID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = bytes.first == UInt8(ascii: ":") ? 1 : 0
+        guard bytes.count > start, bytes.count <= DatastoreIdentifier.maxLength else { return false }
+        for index in start..<bytes.count where !DatastoreIdentifier.isAllowedCharacter(bytes[index]) { return false }
+        return true
+    }
+}
