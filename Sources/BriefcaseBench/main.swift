@@ -135,6 +135,16 @@ case "make-edited":
         System.fail("make-edited: \(error)")
     }
 
+case "make-snapshot":
+    // The snapshot document the snapshot → dabriefcase measurement reads (in a process of its
+    // own, so that the memory of writing it is not the reading's).
+    let arguments = Arguments(argv.dropFirst(2), flags: [])
+    do {
+        try SnapshotBench.write(arguments.required("input"), to: arguments.required("output"), jobs: jobsArgument(arguments))
+    } catch {
+        System.fail("make-snapshot: \(error)")
+    }
+
 case "measure":
     let arguments = Arguments(argv.dropFirst(2), flags: ["verify"])
     let name = arguments.required("op")

@@ -19,15 +19,26 @@ extension SnapshotImport {
     /// (`init(parsing:)` then reads it whole).
     package static func readingRowsFromBytes(_ bytes: [UInt8]) -> SnapshotImport? {
         bytes.withUnsafeBufferPointer { buf -> SnapshotImport? in
-            guard let (snapshot, rows) = SnapshotDocument.aroundRows(buf), snapshot.snapshot.rev > 0,
-                  case .object(let meta)? = snapshot.extras[SnapshotExport.memberName],
-                  meta["format"] == .string(SnapshotExport.formatName)
-            else { return nil }
-            var restorer = Restorer(snapshot: snapshot, meta: meta)
-            restorer.rowBytes = RowBytes(reader: SnapshotRowReader(buf, rows: rows))
+            guard var restorer = RowBytes.restorer(buf) else { return nil }
             guard let document = try? restorer.restore() else { return nil }
             return SnapshotImport(document: document, codePage: restorer.codePage, restored: true, warnings: restorer.warnings)
         }
+    }
+}
+
+extension RowBytes {
+    /// A restorer of the `briefcase` member that reads the rows from the bytes; nil when the
+    /// document is not one this tool wrote (a plain snapshot), or its structure is not plain.
+    static func restorer(_ buf: UnsafeBufferPointer<UInt8>, scanned: ((Range<Int>) -> Void)? = nil,
+                         read: ((Int) -> Void)? = nil) -> Restorer?
+    {
+        guard let (snapshot, rows) = aroundRows(buf, scanned: scanned), snapshot.snapshot.rev > 0,
+              case .object(let meta)? = snapshot.extras[SnapshotExport.memberName],
+              meta["format"] == .string(SnapshotExport.formatName)
+        else { return nil }
+        var restorer = Restorer(snapshot: snapshot, meta: meta)
+        restorer.rowBytes = RowBytes(reader: SnapshotRowReader(buf, rows: rows), read: read)
+        return restorer
     }
 }
 
@@ -41,28 +52,78 @@ struct RowBytes {
 
     static let declined = BriefcaseError(.invalidData, "internal: the rows are not as the export writes them")
 
-    init(reader: SnapshotRowReader) {
+    /// Hears the offset up to which the document's rows have been read, after each table.
+    private let read: ((Int) -> Void)?
+
+    init(reader: SnapshotRowReader, read: ((Int) -> Void)? = nil) {
         self.reader = reader
+        self.read = read
+    }
+
+    /// The document without its rows (`rows` read as `[]`, every other member parsed and
+    /// checked by `SnapshotDocument(json:)`), and the bytes of the `rows` array (from its `[` to
+    /// just past its `]`, found by `JSONArrayScan`, which tells `scanned` of each stretch it
+    /// passed); nil when the top level is not a plain object
+    /// with one `rows` array, or the rest is refused. The rows' JSON is not checked here:
+    /// `SnapshotRowReader` checks every byte of it.
+    static func aroundRows(_ buf: UnsafeBufferPointer<UInt8>, scanned: ((Range<Int>) -> Void)? = nil)
+        -> (document: SnapshotDocument, rows: Range<Int>)?
+    {
+        var cursor = JSONCursor(buf)
+        var members: [(key: String, value: JSONValue)] = []
+        var rows: Range<Int>?
+        cursor.skipWhitespace()
+        guard cursor.take(UInt8(ascii: "{")) else { return nil }
+        cursor.skipWhitespace()
+        if !cursor.take(UInt8(ascii: "}")) {
+            while true {
+                guard let key = cursor.plainString() else { return nil }
+                cursor.skipWhitespace()
+                guard cursor.take(UInt8(ascii: ":")) else { return nil }
+                cursor.skipWhitespace()
+                let name = String(decoding: key, as: UTF8.self)
+                if name == "rows" {
+                    guard rows == nil, let (close, _) = JSONArrayScan.close(buf, array: cursor.i, scanned: scanned) else { return nil }
+                    rows = cursor.i..<(close + 1)
+                    cursor.i = close + 1
+                    members.append((name, .array([])))
+                } else {
+                    guard let (value, end) = try? JSONParser.parseValue(buf, at: cursor.i, depth: 1) else { return nil }
+                    members.append((name, value))
+                    cursor.i = end
+                }
+                cursor.skipWhitespace()
+                if cursor.take(UInt8(ascii: "}")) { break }
+                guard cursor.take(UInt8(ascii: ",")) else { return nil }
+                cursor.skipWhitespace()
+            }
+        }
+        cursor.skipWhitespace()
+        guard cursor.i == cursor.end, let rows, let document = try? SnapshotDocument(json: .object(JSONObject(members))) else {
+            return nil
+        }
+        return (document, rows)
     }
 
     /// The rows of the table element `tid` listing record ids `ids`, as `Restorer` makes them
     /// from records: each field reversed into its column, exact forms applied over them.
     mutating func rows(tid: String, ids: [JSONValue], roles: [ColumnRole], types: [DataType], exact: JSONObject,
-                       path: String, parts: JSONDocumentParts, mapping: ValueMapping) throws(BriefcaseError) -> [Row]
+                       path: String, parts: JSONDocumentParts, mapping: ValueMapping) throws(BriefcaseError) -> Rows
     {
         let columns = try Columns(roles)
         guard DatastoreIdentifier.isValid(tid), tableIDs.insert(tid).inserted else { throw Self.declined }
         let exactByID = exact.dictionary()
         var unique = UniqueIDs()
-        var rows: [Row] = []
-        rows.reserveCapacity(ids.count)
+        // Kept as the bytes a Bin2 table stores (a table's values would take several times its bytes).
+        let rows = StoredRowsBuilder(storages: types.map(\.storage))
+        var row = Row(repeating: nil, count: roles.count)
         var seen = [Bool](repeating: false, count: roles.count)
         var unreadable: [Int] = []
         for (r, idJSON) in ids.enumerated() {
             guard case .string(let id) = idJSON, let (rowTID, rowID) = reader.nextRow(),
                   Self.same(rowTID, tid), Self.same(rowID, id), unique.insert(id, at: r, of: ids)
             else { throw Self.declined }
-            var row = Row(repeating: nil, count: roles.count)
+            for column in row.indices { row[column] = nil }
             for column in columns.recordIDs { row[column] = mapping.reverse(.string(id), type: types[column]) }
             for column in seen.indices { seen[column] = false }
             unreadable.removeAll(keepingCapacity: true)
@@ -70,12 +131,16 @@ struct RowBytes {
             while true {
                 guard let field = reader.nextField() else { throw Self.declined }
                 guard let name = field else { break }
-                guard let column = columns.column(named: name, from: next), !seen[column], let atom = reader.atom() else {
+                guard let column = columns.column(named: name, from: next), !seen[column], let given = reader.value() else {
                     throw Self.declined
                 }
                 seen[column] = true
                 next = column + 1
-                if let value = mapping.reverse(.atom(atom), type: types[column]) {
+                let value: Value? = switch given {
+                case .plainText(let text): mapping.reverse(utf8: text, type: types[column])
+                case .atom(let atom): mapping.reverse(.atom(atom), type: types[column])
+                }
+                if let value {
                     row[column] = value
                 } else {
                     unreadable.append(column)
@@ -89,7 +154,8 @@ struct RowBytes {
             for column in unreadable where !overridden.contains(column) { throw Self.declined }
             rows.append(row)
         }
-        return rows
+        read?(reader.offset)
+        return rows.rows()
     }
 
     /// Whether `bytes` are the UTF-8 of `text`.

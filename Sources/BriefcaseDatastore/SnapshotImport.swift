@@ -33,6 +33,11 @@ public struct SnapshotImport: Sendable {
     /// Reads a snapshot document whole: parsed into a tree, then read (`init(_:)`), however its
     /// rows lie. What `init(parsing:)` falls back on when the rows cannot be read from the bytes.
     package init(parsingWhole bytes: [UInt8]) throws(BriefcaseError) {
+        self = try bytes.withUnsafeBytes { buf in Result { () throws(BriefcaseError) in try SnapshotImport(parsingWhole: buf) } }.get()
+    }
+
+    /// The same, of bytes that stay valid meanwhile (a mapped file).
+    package init(parsingWhole bytes: UnsafeRawBufferPointer) throws(BriefcaseError) {
         do throws(BriefcaseError) {
             let snapshot: SnapshotDocument
             do {
@@ -122,7 +127,21 @@ struct Restorer {
         return items
     }
 
+    /// The briefcase of the member, whole.
     mutating func restore() throws(BriefcaseError) -> BriefcaseDocument {
+        var elements: [Element] = []
+        var document = try restore(begin: { _ throws(BriefcaseError) in }, element: { _, element throws(BriefcaseError) in elements.append(element) })
+        document.file.stream.elements = elements
+        return document
+    }
+
+    /// The briefcase of the member, element by element: `begin` with its head as soon as the
+    /// member's head is read, then `element` with each element and its stream position, in
+    /// stream order. Returns the briefcase without its elements. (Errors found after the last
+    /// element — a bin2 briefcase with properties — come after the elements were given.)
+    mutating func restore(begin: (BriefcaseHead) throws(BriefcaseError) -> Void,
+                          element: (Int, Element) throws(BriefcaseError) -> Void) throws(BriefcaseError) -> BriefcaseDocument
+    {
         let root = Self.root
         guard meta["version"]?.int64Value == SnapshotExport.formatVersion else {
             throw BriefcaseError(.unsupported, "\(root).version: only version \(SnapshotExport.formatVersion) is supported")
@@ -153,6 +172,7 @@ struct Restorer {
             file.headerPadding = ByteString(bytes)
         }
 
+        try begin(BriefcaseHead(container: container, codePage: codePage, properties: file.properties, headerPadding: file.headerPadding))
         let deltas = snapshot.deltas ?? []
         let tableColumns = try self.tableColumns()
         var usedRows = Set<RecordKey>()
@@ -170,8 +190,8 @@ struct Restorer {
                 let ids = try array(object["rows"], "\(path).rows")
                 if var reading = rowBytes {
                     rowBytes = nil  // (read beside `self`, then put back)
-                    table.rows = Rows(try reading.rows(tid: tid, ids: ids, roles: roles, types: types, exact: exact, path: path,
-                                                       parts: parts, mapping: mapping))
+                    table.rows = try reading.rows(tid: tid, ids: ids, roles: roles, types: types, exact: exact, path: path,
+                                                  parts: parts, mapping: mapping)
                     rowBytes = reading
                 } else {
                     for (r, idJSON) in ids.enumerated() {
@@ -194,7 +214,7 @@ struct Restorer {
                         table.rows.append(row)
                     }
                 }
-                file.stream.elements.append(.table(table))
+                try element(e, .table(table))
             case "delta":
                 var delta = try parts.delta(head: object, path: path)
                 let types = delta.loggedFields.map(\.type)
@@ -233,7 +253,7 @@ struct Restorer {
                     }
                     delta.changes.append(change)
                 }
-                file.stream.elements.append(.delta(delta))
+                try element(e, .delta(delta))
             case let other:
                 throw error("\(path).kind", "unknown element kind '\(other)' (table or delta)")
             }

@@ -129,6 +129,17 @@ struct ValueMapping: Sendable {
         }
     }
 
+    /// `reverse(.string(text), type:)` of a string given as well-formed UTF-8 (the row reader's
+    /// plain text): the text columns take the bytes without making a `String`.
+    func reverse(utf8 text: UnsafeBufferPointer<UInt8>, type: DataType) -> Value? {
+        switch type.storage {
+        case .ansiString?: return codePage.encode(utf8: text).map { .ansiString($0) }
+        case .wideString?: return .wideString(WideText.encode(utf8: text))
+        case .guid?: return text.count == 36 ? .guid(ByteString(text)) : nil
+        default: return reverse(.string(String(decoding: text, as: UTF8.self)), type: type)
+        }
+    }
+
     private func string(_ s: String, storage: ValueStorage) -> Value? {
         if storage == .wideString { return .wideString(WideText.encode(s)) }
         return codePage.encode(s).map { .ansiString($0) }

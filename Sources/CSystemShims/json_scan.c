@@ -17,8 +17,11 @@ static inline int scan_structural(scan_state *s, unsigned char c, size_t at, siz
     case '"': s->in_string = 1; return 0;
     case '{': case '[':
         if (s->depth == 0) {
-            if (s->count == capacity) return -2;
-            starts[s->count++] = at;
+            if (starts) {
+                if (s->count == capacity) return -2;
+                starts[s->count] = at;
+            }
+            s->count++;
         }
         s->depth++;
         return 0;

@@ -32,6 +32,11 @@ public struct SnapshotDocument: Equatable, Sendable {
 
     /// Parses and decodes a document. JSON syntax errors are `malformedJSON` (with the byte offset).
     public init(parsing bytes: [UInt8]) throws(DatastoreError) {
+        self = try bytes.withUnsafeBytes { buf in Result { () throws(DatastoreError) in try SnapshotDocument(parsing: buf) } }.get()
+    }
+
+    /// The same, of bytes that stay valid meanwhile (a mapped file).
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(DatastoreError) {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)

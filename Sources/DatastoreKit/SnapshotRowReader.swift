@@ -1,6 +1,6 @@
-// A snapshot document's rows read straight from its bytes (Spec/datastore-mapping.md §6,
-// "Reading a document this tool wrote"): the members around `rows` are parsed and checked as
-// `SnapshotDocument(json:)` does, and the rows are read one by one with `SnapshotRowReader`.
+// A snapshot document's rows read straight from its bytes (Spec/datastore-mapping.md §6.1):
+// the members around `rows` are parsed and checked as `SnapshotDocument(json:)` does (by the
+// caller, BriefcaseDatastore's `RowBytes.aroundRows`), and the rows are read one by one here.
 //
 // The reader takes only the common forms — keys and ids without escapes, `tid`, `rowid`, `data`
 // in that order, atoms (no lists, no null) — and says nil for anything else. It never accepts
@@ -8,103 +8,6 @@
 // which gives the answer, or the error, for everything it did not take.
 
 import JSONCore
-
-extension SnapshotDocument {
-    /// The document without its rows (`rows` read as `[]`, every other member parsed and checked),
-    /// and the bytes of the `rows` array (from its `[` to just past its `]`); nil when the
-    /// top level is not a plain object with one `rows` array, or when the rest is refused.
-    /// The rows' JSON is not checked here: `SnapshotRowReader` checks every byte of it.
-    package static func aroundRows(_ buf: UnsafeBufferPointer<UInt8>) -> (document: SnapshotDocument, rows: Range<Int>)? {
-        var cursor = JSONCursor(buf)
-        var members: [(key: String, value: JSONValue)] = []
-        var rows: Range<Int>?
-        cursor.skipWhitespace()
-        guard cursor.take(UInt8(ascii: "{")) else { return nil }
-        cursor.skipWhitespace()
-        if !cursor.take(UInt8(ascii: "}")) {
-            while true {
-                guard let key = cursor.plainString() else { return nil }
-                cursor.skipWhitespace()
-                guard cursor.take(UInt8(ascii: ":")) else { return nil }
-                cursor.skipWhitespace()
-                let name = String(decoding: key, as: UTF8.self)
-                if name == "rows" {
-                    let start = cursor.i
-                    guard rows == nil, skipArray(&cursor) else { return nil }
-                    rows = start..<cursor.i
-                    members.append((name, .array([])))
-                } else {
-                    guard let (value, end) = try? JSONParser.parseValue(buf, at: cursor.i, depth: 1) else { return nil }
-                    members.append((name, value))
-                    cursor.i = end
-                }
-                cursor.skipWhitespace()
-                if cursor.take(UInt8(ascii: "}")) { break }
-                guard cursor.take(UInt8(ascii: ",")) else { return nil }
-                cursor.skipWhitespace()
-            }
-        }
-        cursor.skipWhitespace()
-        guard cursor.i == cursor.end, let rows, let document = try? SnapshotDocument(json: .object(JSONObject(members))) else {
-            return nil
-        }
-        return (document, rows)
-    }
-
-    /// Steps to the next `"` or `\\`, 8 bytes at a time (nothing is checked: the bytes are read
-    /// again, and checked, by the row reader).
-    private static func skipToQuoteOrBackslash(_ cursor: inout JSONCursor) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let raw = UnsafeRawPointer(cursor.buf.baseAddress!)
-        while cursor.end &- cursor.i >= 8 {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: cursor.i, as: UInt64.self))
-            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-            let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-            // A zero byte of either: (x - 1) & ~x has its high bit (exact for the lowest one).
-            let mask = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & high
-            if mask != 0 {
-                cursor.i &+= mask.trailingZeroBitCount &>> 3
-                return
-            }
-            cursor.i &+= 8
-        }
-        while cursor.i < cursor.end, cursor.buf[cursor.i] != UInt8(ascii: "\""), cursor.buf[cursor.i] != UInt8(ascii: "\\") {
-            cursor.i &+= 1
-        }
-    }
-
-    /// Steps over the array at the cursor by its brackets and strings alone (what is inside is
-    /// checked when it is read); false when it does not close.
-    private static func skipArray(_ cursor: inout JSONCursor) -> Bool {
-        guard cursor.at(UInt8(ascii: "[")) else { return false }
-        var depth = 0
-        while cursor.i < cursor.end {
-            switch cursor.buf[cursor.i] {
-            case UInt8(ascii: "\""):
-                cursor.i &+= 1
-                while true {
-                    skipToQuoteOrBackslash(&cursor)
-                    guard cursor.i < cursor.end else { return false }
-                    if cursor.buf[cursor.i] == UInt8(ascii: "\"") { break }
-                    cursor.i &+= 2
-                }
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-                if depth == 0 {
-                    cursor.i &+= 1
-                    return true
-                }
-            default:
-                break
-            }
-            cursor.i &+= 1
-        }
-        return false
-    }
-}
 
 /// The rows of a snapshot document read one by one from its bytes: `nextRow()` gives a row's
 /// `tid` and `rowid`, then `nextField()` and `atom()` its fields, until `nextField()` says the
@@ -116,7 +19,7 @@ package struct SnapshotRowReader {
     private var rowsBegun = false
     private var fieldsBegun = false
 
-    /// A reader of the `rows` array that `SnapshotDocument.aroundRows` found.
+    /// A reader of the `rows` array at `rows` (from its `[` to just past its `]`).
     package init(_ buf: UnsafeBufferPointer<UInt8>, rows: Range<Int>) {
         cursor = JSONCursor(buf, at: rows.lowerBound)
         end = rows.upperBound
@@ -140,7 +43,10 @@ package struct SnapshotRowReader {
         return (tid, rowid)
     }
 
-    /// True when the rows have ended: the array closes where `aroundRows` found its end.
+    /// Where the reader stands in the document: nothing before is read again.
+    package var offset: Int { cursor.i }
+
+    /// True when the rows have ended: the array closes where the caller found its end.
     package mutating func atEnd() -> Bool {
         cursor.skipWhitespace()
         return cursor.take(UInt8(ascii: "]")) && cursor.i == end
@@ -167,6 +73,24 @@ package struct SnapshotRowReader {
         return .some(name)
     }
 
+    /// A field's value: a string without escapes as its (well-formed UTF-8) bytes, anything else
+    /// as the atom it is.
+    package enum Value {
+        case plainText(UnsafeBufferPointer<UInt8>)
+        case atom(DatastoreAtom)
+    }
+
+    /// The value at the cursor as `DatastoreAtom(wire:)` reads it (a plain string as its bytes);
+    /// nil for a list, null, a wrapper with escapes, and anything that reading refuses.
+    package mutating func value() -> Value? {
+        if cursor.at(UInt8(ascii: "\"")) {
+            let start = cursor.i
+            if let text = cursor.plainString() { return .plainText(text) }
+            cursor.i = start
+        }
+        return atom().map { .atom($0) }
+    }
+
     /// The value at the cursor as `DatastoreAtom(wire:)` reads it; nil for a list, null, a
     /// wrapper with escapes, and anything that reading refuses.
     package mutating func atom() -> DatastoreAtom? {
@@ -187,9 +111,9 @@ package struct SnapshotRowReader {
         case UInt8(ascii: "{"):
             return wrapper()
         default:
-            guard let text = cursor.number(), let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else {
-                return nil
-            }
+            guard let text = cursor.number(),
+                  let value = JSONNumber.exactDouble(text) ?? Double(String(decoding: text, as: UTF8.self)), value.isFinite
+            else { return nil }
             return .double(value)
         }
     }

@@ -35,9 +35,7 @@ struct InputSource {
         switch format {
         case .dabriefcase, .bin2, .folder: try readElements(into: &sink, textOutput: textOutput, canRestart: canRestart)
         case .json: try readJSON(into: &sink)
-        case .snapshot:
-            let loaded = try SnapshotInput.load(path)
-            try loaded.document.read(into: &sink, codePage: loaded.codePage)
+        case .snapshot: try readSnapshot(into: &sink)
         case .sqlite: try readSQLite(into: &sink)
         }
     }
@@ -145,37 +143,55 @@ struct InputSource {
     /// The document mapped (standard input and gzip spooled first) and read as it comes, its
     /// pages dropped behind the reader; whole for a sink that needs every head first.
     private func readJSON<Sink: BriefcaseSink>(into sink: inout Sink) throws {
+        try withMappedInput(as: .json) { mapped throws(BriefcaseError) in
+            if sink.needs.headsFirst {
+                let (document, named) = try JSONDocumentDecoder().decodeNamingCodePage(mapped.bytes)
+                try document.read(into: &sink, codePage: encoding ?? named)
+                return
+            }
+            let total = mapped.count
+            var reader = JSONStreamReader(mapped.bytes)
+            reader.jobs = jobs
+            reader.scanned = { mapped.release($0) }
+            reader.consumed = { offset in
+                mapped.release(upTo: offset)
+                progress?.update("converting", done: offset, total: total)
+            }
+            // The text is written in the code page given, else in the one the document names.
+            var overriding = CodePageOverride(sink, codePage: encoding)
+            defer { sink = overriding.inner }
+            try reader.read(into: &overriding)
+        }
+    }
+
+    /// A snapshot document mapped, its rows read as they come when this tool wrote it
+    /// (`SnapshotImport.read`), its pages let go once read.
+    private func readSnapshot<Sink: BriefcaseSink>(into sink: inout Sink) throws {
+        try withMappedInput(as: .snapshot) { mapped throws(BriefcaseError) in
+            let total = mapped.count
+            let reading = try SnapshotImport.read(mapped.bytes, into: &sink, scanned: { mapped.release($0) }, read: { offset in
+                mapped.release(upTo: offset)
+                progress?.update("converting", done: offset, total: total)
+            })
+            for warning in reading.warnings { Console.warning("\(path): \(warning)") }
+        }
+    }
+
+    /// The input mapped for `body` (standard input and gzip spooled first); the errors of a
+    /// spooled copy are told about the input, their offsets in decompressed data.
+    private func withMappedInput(as format: FileFormat, _ body: (MappedFile) throws(BriefcaseError) -> Void) throws {
         let spooled: SpooledInput?
         let mapped: MappedFile
         do {
             let readable: String
-            (readable, spooled) = try Self.readable(path, as: .json)
+            (readable, spooled) = try Self.readable(path, as: format)
             mapped = try MappedFile(path: readable)!
         } catch {
             throw error.file == nil ? error.inFile(path) : error
         }
         do {
-            try withExtendedLifetime(mapped) { () throws(BriefcaseError) in
-                if sink.needs.headsFirst {
-                    let (document, named) = try JSONDocumentDecoder().decodeNamingCodePage(mapped.bytes)
-                    try document.read(into: &sink, codePage: encoding ?? named)
-                    return
-                }
-                let total = mapped.count
-                var reader = JSONStreamReader(mapped.bytes)
-                reader.jobs = jobs
-                reader.scanned = { mapped.release($0) }
-                reader.consumed = { offset in
-                    mapped.release(upTo: offset)
-                    progress?.update("converting", done: offset, total: total)
-                }
-                // The text is written in the code page given, else in the one the document names.
-                var overriding = CodePageOverride(sink, codePage: encoding)
-                defer { sink = overriding.inner }
-                try reader.read(into: &overriding)
-            }
+            try withExtendedLifetime(mapped) { () throws(BriefcaseError) in try body(mapped) }
         } catch {
-            // Errors of the spooled copy are told about the input, their offsets in decompressed data.
             guard let spooled, error.file == nil || error.file == path else { throw error }
             throw error.kind == .invalidModel || error.kind == .io ? error : spooled.relabel(error)
         }

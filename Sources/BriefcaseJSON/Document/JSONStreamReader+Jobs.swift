@@ -69,10 +69,35 @@ struct ElementsParsedAhead<Prepared: Sendable> {
     func stop() { work.stop() }
 }
 
-/// Where the items of a JSON array start, found without parsing them (`ElementsParsedAhead`).
-enum JSONArrayScan {
+/// Where the items of a JSON array start, found without parsing them (`ElementsParsedAhead`),
+/// and where the array ends (a snapshot document's rows, read after the members that follow them).
+package enum JSONArrayScan {
     /// More items than this are read by one job: the scan's list would be large for little gain.
     static let maximumCount = 4096
+
+    /// The offset of the `]` of the array opening at `array`, and how many items it has; nil when
+    /// the bytes end first or a `}` closes it. Only strings and nesting are followed, as in
+    /// `itemStarts`: what is inside is the reader's to judge.
+    /// `scanned` hears of each stretch read through, as in `itemStarts`.
+    package static func close(_ buf: UnsafeBufferPointer<UInt8>, array: Int, scanned: ((Range<Int>) -> Void)? = nil)
+        -> (close: Int, count: Int)?
+    {
+        guard let base = buf.baseAddress, array < buf.count, buf[array] == .openBracket else { return nil }
+        var state = briefcase_json_scan()
+        var close = 0
+        var from = array + 1
+        while from < buf.count {
+            let to = min(buf.count, from + (1 << 23))
+            let result = briefcase_json_scan_items(&state, base, from, to, nil, 0, &close)
+            scanned?(from ..< (result == 1 ? close : to))
+            switch result {
+            case 0: from = to
+            case 1: return (close, state.count)
+            default: return nil
+            }
+        }
+        return nil
+    }
 
     /// The offsets where the items of the array opening at `array` start, and the offset of its
     /// `]`; nil when the bytes end first, or there are more than `maximumCount` items. Only

@@ -14,6 +14,7 @@ import BriefcaseKit
 /// never decides what is accepted: it only takes the common case faster, with the same result.
 struct RowReader {
     /// A JSON number the cursor checked (`text`, the cursor standing after it) read where it lies
+    /// (a double `JSONNumber.exactDouble` cannot read exactly, for a float any)
     /// by the C library (`strtod`/`strtof`, no `String` made) when the byte after it is one the
     /// C reader stops at (`,`, `]`, `}`, white space) and it reads exactly `text`; else (another
     /// locale's decimal point, the end of the buffer) through a `String`, with the same result.
@@ -203,7 +204,9 @@ struct RowReader {
             return true
         case .float64:
             // Not finite: out of range, which `ValueReader` refuses with its message.
-            guard let text = cursor.number(), let value = Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite else { return false }
+            guard let text = cursor.number(),
+                  let value = JSONNumber.exactDouble(text) ?? Self.number(text, endsBefore: cursor, strtod, { Double($0) }), value.isFinite
+            else { return false }
             output.scalar(.float(value), c)
             return true
         case .float32:
@@ -214,44 +217,6 @@ struct RowReader {
             guard let text = cursor.plainString(), let value = OLEDateTime(isoText: text) else { return false }
             output.scalar(.dateTime(value), c)
             return true
-        }
-    }
-
-    /// UTF-16LE of valid UTF-8 (what `WideText.encode` gives for the same text).
-    static func utf16LE(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: text.count * 2) { out, initialized in
-            initialized = text.isEmpty ? 0 : utf16LE(text, to: out.baseAddress!)
-        }
-    }
-
-    /// Writes the UTF-16LE of valid UTF-8 `text` at `out`, which has room for twice its bytes;
-    /// returns how many bytes it wrote.
-    static func utf16LE(_ text: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        do {
-            var o = 0
-            var k = 0
-            let n = text.count
-            @inline(__always) func put(_ unit: UInt32) {
-                out[o] = UInt8(truncatingIfNeeded: unit)
-                out[o + 1] = UInt8(truncatingIfNeeded: unit >> 8)
-                o += 2
-            }
-            while k < n {
-                let lead = UInt32(text[k])
-                if lead < 0x80 {
-                    put(lead); k += 1
-                } else if lead < 0xE0 {
-                    put((lead & 0x1F) << 6 | UInt32(text[k + 1]) & 0x3F); k += 2
-                } else if lead < 0xF0 {
-                    put((lead & 0x0F) << 12 | (UInt32(text[k + 1]) & 0x3F) << 6 | UInt32(text[k + 2]) & 0x3F); k += 3
-                } else {
-                    let scalar = (lead & 0x07) << 18 | (UInt32(text[k + 1]) & 0x3F) << 12
-                        | (UInt32(text[k + 2]) & 0x3F) << 6 | UInt32(text[k + 3]) & 0x3F
-                    let v = scalar - 0x10000
-                    put(0xD800 | v >> 10); put(0xDC00 | v & 0x3FF); k += 4
-                }
-            }
-            return o
         }
     }
 }
@@ -289,7 +254,7 @@ struct RowValues: ParsedValues {
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool { row.append(.ansiString(ByteString(Array(bytes)))); return true }
     mutating func encodedText(_ bytes: ByteString, _ column: Int) -> Bool { row.append(.ansiString(bytes)); return true }
     mutating func wideText(_ utf8: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool {
-        row.append(.wideString(ByteString(RowReader.utf16LE(utf8))))
+        row.append(.wideString(WideText.encode(utf8: utf8)))
         return true
     }
     mutating func blob(_ bytes: [UInt8], _ column: Int) -> Bool { row.append(.blob(ByteString(bytes))); return true }
@@ -317,7 +282,7 @@ extension StoredRowsBuilder: ParsedValues {
     func text(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool { lengthPrefixed(bytes) }
     func encodedText(_ bytes: ByteString, _ column: Int) -> Bool { bytes.withUnsafeBufferPointer { lengthPrefixed($0) } }
     func wideText(_ utf8: UnsafeBufferPointer<UInt8>, _ column: Int) -> Bool {
-        lengthPrefixed(maximum: utf8.count &* 2) { RowReader.utf16LE(utf8, to: $0) }
+        lengthPrefixed(maximum: utf8.count &* 2) { WideText.writeUTF16LE(ofUTF8: utf8, to: $0) }
     }
     func blob(_ bytes: [UInt8], _ column: Int) -> Bool { bytes.withUnsafeBufferPointer { lengthPrefixed($0) } }
     func guid(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int) { raw(bytes) }

@@ -145,12 +145,43 @@ package enum WideText {
 
     /// The UTF-16LE bytes of `text`.
     public static func encode(_ text: String) -> ByteString {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf16.count * 2)
-        for unit in text.utf16 {
-            bytes.append(UInt8(truncatingIfNeeded: unit))
-            bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+        var text = text
+        return text.withUTF8 { encode(utf8: $0) }
+    }
+
+    /// The UTF-16LE bytes of well-formed UTF-8 (a `String`'s, or bytes a JSON reader checked).
+    package static func encode(utf8 text: UnsafeBufferPointer<UInt8>) -> ByteString {
+        ByteString([UInt8](unsafeUninitializedCapacity: text.count * 2) { out, written in
+            written = text.isEmpty ? 0 : writeUTF16LE(ofUTF8: text, to: out.baseAddress!)
+        })
+    }
+
+    /// Writes the UTF-16LE of well-formed UTF-8 `text` at `out`, which has room for twice its
+    /// bytes (each sequence gives at most two bytes per byte of it); returns how many it wrote.
+    package static func writeUTF16LE(ofUTF8 text: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = 0
+        var k = 0
+        let n = text.count
+        @inline(__always) func put(_ unit: UInt32) {
+            out[o] = UInt8(truncatingIfNeeded: unit)
+            out[o + 1] = UInt8(truncatingIfNeeded: unit >> 8)
+            o += 2
         }
-        return ByteString(bytes)
+        while k < n {
+            let lead = UInt32(text[k])
+            if lead < 0x80 {
+                put(lead); k += 1
+            } else if lead < 0xE0 {
+                put((lead & 0x1F) << 6 | UInt32(text[k + 1]) & 0x3F); k += 2
+            } else if lead < 0xF0 {
+                put((lead & 0x0F) << 12 | (UInt32(text[k + 1]) & 0x3F) << 6 | UInt32(text[k + 2]) & 0x3F); k += 3
+            } else {
+                let scalar = (lead & 0x07) << 18 | (UInt32(text[k + 1]) & 0x3F) << 12
+                    | (UInt32(text[k + 2]) & 0x3F) << 6 | UInt32(text[k + 3]) & 0x3F
+                let v = scalar - 0x10000
+                put(0xD800 | v >> 10); put(0xDC00 | v & 0x3FF); k += 4
+            }
+        }
+        return o
     }
 }
