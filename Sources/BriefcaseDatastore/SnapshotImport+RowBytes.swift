@@ -127,15 +127,20 @@ struct RowBytes {
             for column in columns.recordIDs { row[column] = mapping.reverse(.string(id), type: types[column]) }
             for column in seen.indices { seen[column] = false }
             unreadable.removeAll(keepingCapacity: true)
-            var next = 0
-            while true {
-                guard let field = reader.nextField() else { throw Self.declined }
-                guard let name = field else { break }
-                guard let column = columns.column(named: name, from: next), !seen[column], let given = reader.value() else {
-                    throw Self.declined
+            var next = columns.field(from: 0)
+            reading: while true {
+                let column: Int
+                switch reader.nextField(expecting: columns.name(next)) {
+                case .expected?: column = next
+                case .named(let name)?:
+                    guard let named = columns.column(named: name, from: next) else { throw Self.declined }
+                    column = named
+                case .end?: break reading
+                case nil: throw Self.declined
                 }
+                guard !seen[column], let given = reader.value() else { throw Self.declined }
                 seen[column] = true
-                next = column + 1
+                next = columns.field(from: column + 1)
                 let value: Value? = switch given {
                 case .plainText(let text): mapping.reverse(utf8: text, type: types[column])
                 case .atom(let atom): mapping.reverse(.atom(atom), type: types[column])
@@ -175,37 +180,61 @@ struct RowBytes {
     mutating func readAll() -> Bool { reader.atEnd() }
 
     /// The columns a row's fields go to: each field id once, each a valid id, none a JSON text
-    /// column (those read lists, which this reader does not).
-    struct Columns {
-        var names: [[UInt8]] = []  // empty: no field
-        var recordIDs: [Int] = []
+    /// column (those read lists, which this reader does not). The names lie in one buffer, so
+    /// that the reader compares the one it expects where it lies.
+    final class Columns {
+        private let bytes: UnsafeMutableBufferPointer<UInt8>
+        /// Each column's name in `bytes`; empty: the column holds no field.
+        private let ranges: [Range<Int>]
+        /// The first column at or after each column (and the end) that holds a field.
+        private let fields: [Int]
+        let recordIDs: [Int]
 
         init(_ roles: [ColumnRole]) throws(BriefcaseError) {
             var distinct = Set<String>()
+            var all: [UInt8] = []
+            var ranges: [Range<Int>] = []
+            var recordIDs: [Int] = []
             for (column, role) in roles.enumerated() {
                 switch role {
                 case .field(let id, let json):
                     guard !json, DatastoreIdentifier.isValid(id), distinct.insert(id).inserted else { throw RowBytes.declined }
-                    names.append(Array(id.utf8))
+                    ranges.append(all.count..<(all.count + id.utf8.count))
+                    all += id.utf8
                 case .recordID:
-                    names.append([])
+                    ranges.append(all.count..<all.count)
                     recordIDs.append(column)
                 case .none:
-                    names.append([])
+                    ranges.append(all.count..<all.count)
                 }
             }
+            bytes = .allocate(capacity: max(1, all.count))
+            _ = bytes.initialize(from: all)
+            var fields = [Int](repeating: roles.count, count: roles.count + 1)
+            for column in roles.indices.reversed() { fields[column] = ranges[column].isEmpty ? fields[column + 1] : column }
+            self.ranges = ranges
+            self.fields = fields
+            self.recordIDs = recordIDs
+        }
+
+        deinit { bytes.deallocate() }
+
+        /// The first column at or after `column` that holds a field (the column count if none).
+        func field(from column: Int) -> Int { fields[column] }
+
+        /// The name of column `column` (empty past the last).
+        func name(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+            column < ranges.count ? UnsafeBufferPointer(rebasing: bytes[ranges[column]]) : UnsafeBufferPointer(start: nil, count: 0)
         }
 
         /// The column of the field `name`, looked for from `start` on (fields mostly come in
         /// column order), then from the first.
         func column(named name: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-            for column in start..<names.count where Self.same(names[column], name) { return column }
-            for column in 0..<min(start, names.count) where Self.same(names[column], name) { return column }
+            for column in start..<ranges.count where !ranges[column].isEmpty && RowBytes.same(self.name(column), name) { return column }
+            for column in 0..<min(start, ranges.count) where !ranges[column].isEmpty && RowBytes.same(self.name(column), name) {
+                return column
+            }
             return nil
-        }
-
-        private static func same(_ id: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-            !id.isEmpty && id.withUnsafeBufferPointer { RowBytes.same($0, name) }
         }
     }
 

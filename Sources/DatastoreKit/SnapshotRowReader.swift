@@ -10,7 +10,7 @@
 import JSONCore
 
 /// The rows of a snapshot document read one by one from its bytes: `nextRow()` gives a row's
-/// `tid` and `rowid`, then `nextField()` and `atom()` its fields, until `nextField()` says the
+/// `tid` and `rowid`, then `nextField(expecting:)` and `value()` its fields, until `nextField` says the
 /// row has ended. Every method returns nil (or false) for anything but the common forms; the
 /// reader is then of no more use.
 package struct SnapshotRowReader {
@@ -52,25 +52,51 @@ package struct SnapshotRowReader {
         return cursor.take(UInt8(ascii: "]")) && cursor.i == end
     }
 
-    /// The next field's name, the cursor then on its value; `.some(nil)` when the row ends
-    /// (its `data` and itself closed); nil for anything else. The name is not checked as an
-    /// id: the caller compares it with names it checked.
-    package mutating func nextField() -> UnsafeBufferPointer<UInt8>?? {
+    /// What comes next in a row's `data`.
+    package enum Field {
+        /// The field named as the caller expected.
+        case expected
+        /// A field of another name (not checked as an id: the caller compares it with names it checked).
+        case named(UnsafeBufferPointer<UInt8>)
+        /// The row's end: its `data` and itself closed.
+        case end
+    }
+
+    /// The next field, the cursor then on its value; nil for anything but a field or the row's
+    /// end. `expected` (a name without `"` or `\\`, the column that mostly comes next) is
+    /// compared where it lies, without reading the name first.
+    package mutating func nextField(expecting expected: UnsafeBufferPointer<UInt8>) -> Field? {
         cursor.skipWhitespace()
         if cursor.take(UInt8(ascii: "}")) {
             cursor.skipWhitespace()
-            return cursor.take(UInt8(ascii: "}")) ? .some(nil) : nil
+            return cursor.take(UInt8(ascii: "}")) ? .end : nil
         }
         if fieldsBegun {
             guard cursor.take(UInt8(ascii: ",")) else { return nil }
             cursor.skipWhitespace()
         }
         fieldsBegun = true
-        guard let name = cursor.plainString() else { return nil }
+        let field: Field
+        let after = cursor.i &+ expected.count &+ 2
+        if !expected.isEmpty, after <= cursor.end, cursor.buf[cursor.i] == UInt8(ascii: "\""),
+           cursor.buf[after &- 1] == UInt8(ascii: "\""),
+           memoryEqual(cursor.buf.baseAddress! + (cursor.i &+ 1), expected.baseAddress!, expected.count)
+        {
+            cursor.i = after
+            field = .expected
+        } else {
+            guard let name = cursor.plainString() else { return nil }
+            field = .named(name)
+        }
         cursor.skipWhitespace()
         guard cursor.take(UInt8(ascii: ":")) else { return nil }
         cursor.skipWhitespace()
-        return .some(name)
+        return field
+    }
+
+    private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        for k in 0..<count where a[k] != b[k] { return false }
+        return true
     }
 
     /// A field's value: a string without escapes as its (well-formed UTF-8) bytes, anything else
@@ -131,7 +157,7 @@ package struct SnapshotRowReader {
         guard cursor.take(UInt8(ascii: "}")) else { return nil }
         switch key[0] {
         case UInt8(ascii: "I"), UInt8(ascii: "T"):
-            guard case .success(let value) = Wire.canonicalInt64(utf8: text) else { return nil }
+            guard let value = Wire.canonicalInt64Value(text) else { return nil }
             return key[0] == UInt8(ascii: "I") ? .int(value) : .date(value)
         case UInt8(ascii: "N"):
             switch String(decoding: text, as: UTF8.self) {

@@ -24,6 +24,8 @@ enum Wire {
 
     /// The same, of the text's UTF-8 bytes (what the row reader has).
     static func canonicalInt64(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, WireReason> {
+        if let value = canonicalInt64Value(bytes) { return .success(value) }
+        // Not canonical: why (the steps below find the reason; they accept nothing more).
         var utf8 = bytes[...]
         var negative = false
         if utf8.first == UInt8(ascii: "+") { return .failure(WireReason("a '+' sign is not allowed")) }
@@ -53,6 +55,26 @@ enum Wire {
         }
         if magnitude <= UInt64(Int64.max) { return .success(Int64(magnitude)) }
         return .failure(WireReason("out of the signed 64-bit range"))
+    }
+
+    /// The value of canonical int64 text (`0` or `-?[1-9][0-9]*` within the range); nil for
+    /// any other. At most 19 digits, so the magnitude cannot overflow 64 bits.
+    static func canonicalInt64Value(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let n = bytes.count
+        let negative = n > 0 && bytes[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        guard i < n else { return nil }
+        if bytes[i] == UInt8(ascii: "0") { return n == 1 ? 0 : nil }
+        guard n &- i <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        while i < n {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     /// A non-negative integer written as plain digits (`0` or `[1-9][0-9]*`, no sign, fraction or
