@@ -110,57 +110,17 @@ struct RowBytes {
     mutating func rows(tid: String, ids: [JSONValue], roles: [ColumnRole], types: [DataType], exact: JSONObject,
                        path: String, parts: JSONDocumentParts, mapping: ValueMapping) throws(BriefcaseError) -> Rows
     {
-        let columns = try Columns(roles)
         guard DatastoreIdentifier.isValid(tid), tableIDs.insert(tid).inserted else { throw Self.declined }
-        let exactByID = exact.dictionary()
+        var table = try TableRows(roles: roles, types: types, exact: exact, path: path, parts: parts, mapping: mapping)
         var unique = UniqueIDs()
-        // Kept as the bytes a Bin2 table stores (a table's values would take several times its bytes).
-        let rows = StoredRowsBuilder(storages: types.map(\.storage))
-        var row = Row(repeating: nil, count: roles.count)
-        var seen = [Bool](repeating: false, count: roles.count)
-        var unreadable: [Int] = []
         for (r, idJSON) in ids.enumerated() {
             guard case .string(let id) = idJSON, let (rowTID, rowID) = reader.nextRow(),
                   Self.same(rowTID, tid), Self.same(rowID, id), unique.insert(id, at: r, of: ids)
             else { throw Self.declined }
-            for column in row.indices { row[column] = nil }
-            for column in columns.recordIDs { row[column] = mapping.reverse(.string(id), type: types[column]) }
-            for column in seen.indices { seen[column] = false }
-            unreadable.removeAll(keepingCapacity: true)
-            var next = columns.field(from: 0)
-            reading: while true {
-                let column: Int
-                switch reader.nextField(expecting: columns.name(next)) {
-                case .expected?: column = next
-                case .named(let name)?:
-                    guard let named = columns.column(named: name, from: next) else { throw Self.declined }
-                    column = named
-                case .end?: break reading
-                case nil: throw Self.declined
-                }
-                guard !seen[column], let given = reader.value() else { throw Self.declined }
-                seen[column] = true
-                next = columns.field(from: column + 1)
-                let value: Value? = switch given {
-                case .plainText(let text): mapping.reverse(utf8: text, type: types[column])
-                case .atom(let atom): mapping.reverse(.atom(atom), type: types[column])
-                }
-                if let value {
-                    row[column] = value
-                } else {
-                    unreadable.append(column)
-                }
-            }
-            var overridden = Set<Int>()
-            if let overrides = exactByID[id] {
-                overridden = try Restorer.apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
-            }
-            // A field its column cannot hold, with no exact form: the whole reading refuses it.
-            for column in unreadable where !overridden.contains(column) { throw Self.declined }
-            rows.append(row)
+            try table.read(id, from: &reader)
         }
         read?(reader.offset)
-        return rows.rows()
+        return table.rows.rows()
     }
 
     /// Whether `bytes` are the UTF-8 of `text`.

@@ -116,6 +116,19 @@ struct SnapshotRowBytesTests {
         #expect(fast == .read(bytes: loaded.bytes, codePage: loaded.codePage.name, restored: true, warnings: []))
     }
 
+    /// Fields in another order than the columns': the row is made of values first (the reader
+    /// rewound to its first field), the same briefcase.
+    @Test func fieldsOutOfColumnOrderAreReadFromTheBytes() throws {
+        let loaded = try fixture("orders.bin2")
+        let text = String(decoding: try SnapshotExport(loaded.document, codePage: loaded.codePage).bytes, as: UTF8.self)
+        let edited = Array(text.replacingOccurrences(of: #"{"ID":{"I":"1"},"Customer":"Alice","#,
+                                                     with: #"{"Customer":"Alice", "ID":{"I":"1"},"#).utf8)
+        #expect(edited != Array(text.utf8))
+        let fromBytes = Self.fromBytes(edited)
+        let fast = try #require(fromBytes, "not read from the bytes")
+        #expect(fast == .read(bytes: loaded.bytes, codePage: loaded.codePage.name, restored: true, warnings: []))
+    }
+
     /// Mutants of documents (bytes damaged, values swapped for others): reading the rows from the
     /// bytes, or declining to, gives exactly what the whole reading gives — never a briefcase it
     /// refuses, never another briefcase or another message.
