@@ -69,6 +69,37 @@ struct RowBuffer: ~Copyable {
         count &+= JSONEmit.writeDigits(value, to: base + count)
     }
 
+    /// `Double(scaled) / 10_000`'s `description` for `|scaled|` below 10^15 (a currency's
+    /// double, `SnapshotStreamer.double(_:)`), written from the integer: the double's shortest
+    /// digits are the amount's own (at most 15 significant digits come back from a double
+    /// unchanged), and between 10^-4 and 2^53 `description` writes them without an exponent,
+    /// with at least one fraction digit (`7.0`, `0.0001`, `-131402.8984`).
+    mutating func appendCurrencyDouble(_ scaled: Int64) {
+        reserve(24)
+        if scaled < 0 { put(UInt8(ascii: "-")) }
+        let magnitude = scaled.magnitude
+        count &+= JSONEmit.writeDigits(magnitude / 10_000, to: base + count)
+        put(UInt8(ascii: "."))
+        var fraction = magnitude % 10_000
+        guard fraction != 0 else {
+            put(UInt8(ascii: "0"))
+            return
+        }
+        var digits = 4
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        // The fraction's digits with their leading zeros (0.0500 → "05").
+        var k = digits
+        while k > 0 {
+            k -= 1
+            base[count &+ k] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+            fraction /= 10
+        }
+        count &+= digits
+    }
+
     /// `"…"` of a String, escaped as `JSONWriter.writeString` does.
     mutating func appendString(_ text: String) {
         var text = text

@@ -142,9 +142,9 @@ extension SnapshotStreamer {
             size += DatastoreSize.baseField
             return OLEDateTime(oleMilliseconds: ole) == date
         case .currency(let c):
-            guard column.storage == .currency, let double = Self.double(c) else { return nil }
+            guard column.storage == .currency, Self.double(c) != nil else { return nil }
             startField(column, put: put, fields: &fields, buffer: &buffer)
-            writeDouble(double, buffer: &buffer)
+            buffer.appendCurrencyDouble(c.scaled)
             size += DatastoreSize.baseField
             return true
         case .blob(let b):

@@ -44,3 +44,27 @@ struct DecimalTextTests {
         }
     }
 }
+
+/// A currency's double written from its integer (`RowBuffer.appendCurrencyDouble`) against the
+/// standard library's `description` of the same double, the text the export wrote before.
+struct CurrencyDoubleTextTests {
+    static func written(_ scaled: Int64) -> String {
+        var buffer = RowBuffer()
+        buffer.appendCurrencyDouble(scaled)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    @Test func edgesAndRandomAmounts() {
+        let limit: Int64 = 1_000_000_000_000_000 - 1
+        var amounts: [Int64] = [0, 1, -1, 5, 10, 500, 1_000, 9_999, 10_000, 70_000, 1_314_028_984, -1_314_028_984, limit, -limit,
+                                123_456_789_012_345, 100_000_000_000_000]
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<50_000 {
+            let magnitude = Int64(random.next() % UInt64(limit + 1)) / [1, 10, 1_000, 100_000, 10_000_000][Int(random.next() % 5)]
+            amounts.append(random.next() % 2 == 0 ? magnitude : -magnitude)
+        }
+        for scaled in amounts {
+            #expect(Self.written(scaled) == (Double(scaled) / 10_000).description, "\(scaled)")
+        }
+    }
+}
