@@ -1,6 +1,7 @@
 // A table's stored rows, streamed: each row is written as it is mapped (no DatastoreRecord, no
-// JSON tree), while its record id and any exact forms go into the table's element object of
-// the `briefcase` member, serialized as it grows.
+// JSON tree; from the bytes it is kept as, `SnapshotStreamer+StoredRows.swift`), while its record
+// id and any exact forms go into the table's element object of the `briefcase` member,
+// serialized as it grows.
 
 import JSONCore
 import BriefcaseJSON
@@ -57,9 +58,7 @@ extension SnapshotStreamer {
         var elementText = object.sink.bytes
         elementText.removeLast()  // the head's "}": members follow
         elementText.append(contentsOf: Array(",\"rows\":[".utf8))
-        var ids = JSONWriter(sink: ArraySink(bytes: elementText))
-        var exact = JSONWriter(sink: ArraySink())
-        var exactRows = 0
+        let idsStart = JSONWriter(sink: ArraySink(bytes: elementText))
 
         let columns = streamColumns(of: state)
         var rowHead = JSONWriter(sink: ArraySink())
@@ -67,11 +66,8 @@ extension SnapshotStreamer {
         rowHead.writeString(state.tid)
         rowHead.writeRaw(",\"rowid\":")
         try! rowHead.flush()
-        let rowPrefix = rowHead.sink.bytes
-        var scratch: [UInt8] = []
         // The rows go out through their own buffer: what `out` holds goes first.
         try flushChunk(force: true)
-        var buffer = RowBuffer()
 
         state.slotIDs.reserveCapacity(table.rows.count)
         // Without a record-id column, a key or a delta, the ids are r0, r1, … (all free, and
@@ -82,48 +78,13 @@ extension SnapshotStreamer {
             state.slotSizes.reserveCapacity(table.rows.count)
             state.slotPositions.reserveCapacity(table.rows.count)
         }
-        for (index, row) in table.rows.enumerated() {
-            let id = plainIDs ? "r" + String(index) : recordID(for: row, in: state, fallback: "r" + String(index))
-            state.slotIDs.append(id)
-            if index > 0 { ids.writeByte(UInt8(ascii: ",")) }
-            ids.writeString(id)
-
-            buffer.append(rowCount == 0 ? "\n" as StaticString : ",\n")
-            buffer.append(rowPrefix)
-            buffer.appendString(id)
-            buffer.append(",\"data\":{")
-            var size = DatastoreSize.baseRecord
-            var fields = 0
-            var overrides = 0
-            for column in columns.indices {
-                let value = column < row.count ? row[column] : nil
-                let exactValue = writeColumn(value, columns[column], recordID: id, fields: &fields, size: &size,
-                                             scratch: &scratch, buffer: &buffer)
-                if exactValue { continue }
-                if overrides > 0 || exactRows > 0 { exact.writeByte(UInt8(ascii: ",")) }
-                if overrides == 0 {
-                    exact.writeString(id)
-                    exact.writeRaw(":{")
-                }
-                exact.writeString(String(column))
-                exact.writeByte(UInt8(ascii: ":"))
-                exact.writeValue(value.map { parts.json($0, type: columns[column].type) } ?? .null)
-                overrides += 1
-            }
-            if overrides > 0 {
-                exact.writeByte(UInt8(ascii: "}"))
-                exactRows += 1
-            }
-            buffer.append("}}")
-            limits.addRecord(size: size, tableID: state.tid, recordID: id, display: state.display, violations: &violations)
-            if hasDeltas {
-                state.slotSizes.append(size)
-                state.slotPositions.append(rowCount)
-            }
-            rowCount += 1
-            if buffer.count >= Self.chunkSize { try emitRows(&buffer) }
-        }
-        try emitRows(&buffer)
+        let writing = TableWriting(streamer: self, state: state, columns: columns, rowPrefix: rowHead.sink.bytes, plainIDs: plainIDs,
+                                   hasDeltas: hasDeltas, ids: idsStart)
+        try writeRows(writing)
+        try emitRows(&writing.buffer)
+        var ids = writing.ids
+        var exact = writing.exact
+        let exactRows = writing.exactRows
         ids.writeByte(UInt8(ascii: "]"))
         if exactRows > 0 {
             try! exact.flush()

@@ -150,3 +150,34 @@ struct SnapshotRowBytesTests {
         #expect(readFromBytes > 0, "\(name): no mutant was read from the bytes")
     }
 }
+
+/// The export writes rows kept as bytes from their bytes (`StoredRowWriting`) and rows of
+/// values through `writeColumn`: the same document either way, whatever the values.
+struct StoredRowExportTests {
+    @Test(arguments: 0..<40)
+    func storedRowsGiveTheDocumentValueRowsGive(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let values = RandomBriefcase.make(&random)
+        let codePage = seed % 5 == 4 ? CodePage(name: "gbk")! : .utf8
+        var warnings: [DecodingWarning] = []
+        let stored = try BriefcaseDocument.decode(try values.encode(), as: values.container, warnings: &warnings)
+        #expect(stored == values, "seed \(seed): the decoded document differs")
+        let fromValues = try SnapshotExport(values, codePage: codePage).bytes
+        let fromBytes = try SnapshotExport(stored, codePage: codePage).bytes
+        expectSameBytes(fromBytes, fromValues, "seed \(seed)")
+    }
+
+    @Test(arguments: validFixtureNames)
+    func fixtures(name: String) throws {
+        let loaded = try fixture(name)
+        var document = loaded.document
+        // The same rows as values (not kept as bytes).
+        for (position, element) in document.file.stream.elements.enumerated() {
+            guard case .table(var table) = element else { continue }
+            table.rows = Rows(Array(table.rows))
+            document.file.stream.elements[position] = .table(table)
+        }
+        expectSameBytes(try SnapshotExport(loaded.document, codePage: loaded.codePage).bytes,
+                        try SnapshotExport(document, codePage: loaded.codePage).bytes, name)
+    }
+}

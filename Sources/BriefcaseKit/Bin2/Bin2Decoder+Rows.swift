@@ -53,7 +53,7 @@ extension Value {
     /// The value of bytes a row stores as `storage` (a string, a blob or a GUID), as every row
     /// visitor makes it.
     @inline(__always)
-    init(_ storage: ValueStorage, _ string: ByteString) {
+    package init(_ storage: ValueStorage, _ string: ByteString) {
         switch storage {
         case .ansiString: self = .ansiString(string)
         case .wideString: self = .wideString(string)
