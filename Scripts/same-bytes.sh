@@ -8,8 +8,8 @@
 # Inputs: every fixture, the real samples (../shared/briefcase-samples, when there), the
 # regression inputs (Fixtures/regressions), 400 mutants of the fixtures (seeded, the same each
 # run), and — with BRIEFCASE_BENCH — the bench's generated data at each SIZE (default 10MB) in
-# both profiles. Conversions: to json, snapshot, folder, sqlite and dabriefcase, and json back
-# to dabriefcase, each with --jobs 1, 2 and 3.
+# both profiles. Conversions: to json, snapshot, folder, sqlite and dabriefcase, and json and
+# snapshot back (snapshot to a folder too), each with --jobs 1, 2 and 3.
 set -u
 old=$(realpath "$1") new=$(realpath "$2") bench=${3:+$(realpath "$3")} sizes=${4:-10MB}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,9 +77,13 @@ for input in "${inputs[@]}"; do
         for target in json snapshot.json briefcase sqlite daBriefcase; do
             same "$work/out.$target" convert "$input" "$work/out.$target" --jobs "$jobs"
         done
-        # json back to a briefcase (the json written by the new build, kept for this).
+        # json and snapshot back to a briefcase (written by the new build, kept for this).
         if "$new" convert "$input" "$work/back.json" --jobs "$jobs" --force 2>/dev/null; then
             same "$work/back.daBriefcase" convert "$work/back.json" "$work/back.daBriefcase" --jobs "$jobs"
+        fi
+        if "$new" convert "$input" "$work/back.snapshot.json" --jobs "$jobs" --force --ignore-limits 2>/dev/null; then
+            same "$work/back.daBriefcase" convert "$work/back.snapshot.json" "$work/back.daBriefcase" --jobs "$jobs"
+            same "$work/back.briefcase" convert "$work/back.snapshot.json" "$work/back.briefcase" --jobs "$jobs"
         fi
     done
     same - validate "$input"
@@ -95,22 +99,41 @@ for input in "$root"/Fixtures/regressions/*/*; do
 done
 echo "same: regression inputs"
 
-# 400 mutants: a few bytes of a fixture changed, the same ones every run.
-python3 - "$work" "$root"/Fixtures/*.daBriefcase <<'EOF'
+# mutants SEED COUNT MOST DIGITS OUTDIR FILE…: COUNT copies of the FILEs in turn, each with 1 to
+# MOST bytes changed (to a digit half the time when DIGITS is "digits"), the same every run.
+mutants() {
+    python3 - "$@" <<'EOF'
 import random, sys, os
-work, fixtures = sys.argv[1], sys.argv[2:]
-rng = random.Random(25)
-os.makedirs(work + "/mutants", exist_ok=True)
-for n in range(400):
-    path = fixtures[n % len(fixtures)]
+seed, count, most, digits, out, files = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "digits", sys.argv[5], sys.argv[6:]
+rng = random.Random(seed)
+os.makedirs(out, exist_ok=True)
+for n in range(count):
+    path = files[n % len(files)]
     data = bytearray(open(path, "rb").read())
-    for _ in range(rng.randint(1, 4)):
-        data[rng.randrange(len(data))] = rng.randrange(256)
-    open(f"{work}/mutants/{n:03d}-{os.path.basename(path)}", "wb").write(data)
+    for _ in range(rng.randint(1, most)):
+        at = rng.randrange(len(data))
+        data[at] = rng.choice(b"0123456789") if digits and rng.random() < 0.5 else rng.randrange(256)
+    open(f"{out}/{n:03d}-{os.path.basename(path)}", "wb").write(data)
 EOF
+}
+
+# 400 mutants: a few bytes of a fixture changed.
+mutants 25 400 4 bytes "$work/mutants" "$root"/Fixtures/*.daBriefcase
 for input in "$work"/mutants/*; do
     same - validate "$input"
     same "$work/out.json" convert "$input" "$work/out.json"
 done
 echo "same: 400 mutants"
+
+# 200 mutants of snapshot documents (the new build's, of two fixtures), read back to a briefcase
+# (what is refused, refused alike).
+mkdir -p "$work/snapshots"
+for fixture in orders.bin2 all-types.daBriefcase; do
+    "$new" convert "$root/Fixtures/$fixture" "$work/snapshots/$fixture.snapshot.json" --force >/dev/null 2>&1 || exit 1
+done
+mutants 29 200 3 digits "$work/snapshot-mutants" "$work"/snapshots/*.snapshot.json
+for input in "$work"/snapshot-mutants/*; do
+    same "$work/out.daBriefcase" convert "$input" "$work/out.daBriefcase"
+done
+echo "same: 200 snapshot mutants"
 echo "all the same: $checked runs compared"

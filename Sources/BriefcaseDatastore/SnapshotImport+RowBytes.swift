@@ -18,11 +18,14 @@ extension SnapshotImport {
     /// The import of a document whose rows can be read from its bytes; nil for any other
     /// (`init(parsing:)` then reads it whole).
     package static func readingRowsFromBytes(_ bytes: [UInt8]) -> SnapshotImport? {
-        bytes.withUnsafeBufferPointer { buf -> SnapshotImport? in
-            guard var restorer = RowBytes.restorer(buf) else { return nil }
-            guard let document = try? restorer.restore() else { return nil }
-            return SnapshotImport(document: document, codePage: restorer.codePage, restored: true, warnings: restorer.warnings)
-        }
+        bytes.withUnsafeBufferPointer { readingRowsFromBytes($0) }
+    }
+
+    /// The same, of bytes that stay valid meanwhile (a mapped file).
+    static func readingRowsFromBytes(_ buf: UnsafeBufferPointer<UInt8>) -> SnapshotImport? {
+        guard var restorer = RowBytes.restorer(buf) else { return nil }
+        guard let document = try? restorer.restore() else { return nil }
+        return SnapshotImport(document: document, codePage: restorer.codePage, restored: true, warnings: restorer.warnings)
     }
 }
 

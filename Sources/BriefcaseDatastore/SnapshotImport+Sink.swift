@@ -19,8 +19,9 @@ public struct SnapshotReading: Sendable {
 extension SnapshotImport {
     /// Reads the snapshot document `bytes` into `sink`: the same briefcase, warnings and errors
     /// as `init(parsing:)`. A document this tool wrote, its rows as it wrote them, goes to the
-    /// sink table by table as its rows are read from the bytes (only one table's values alive);
-    /// any other — or a sink that needs every head first — is read whole, then given.
+    /// sink table by table as its rows are read from the bytes (only one table alive); a sink
+    /// that needs every head first gets the briefcase whole (its rows read from the bytes when
+    /// they can be); any other document is read whole, then given.
     /// `scanned` hears of stretches of the document read through and not needed again until
     /// the rows are read, `read` of the offset up to which the rows have been read (a caller that
     /// mapped the document lets those pages go). On an error the sink is abandoned.
@@ -29,10 +30,15 @@ extension SnapshotImport {
                                                  read: ((Int) -> Void)? = nil) throws(BriefcaseError) -> SnapshotReading
     {
         let buf = bytes.assumingMemoryBound(to: UInt8.self)
-        if !sink.needs.headsFirst, let reading = try streamingRows(buf, into: &sink, scanned: scanned, read: read) {
+        let imported: SnapshotImport
+        if sink.needs.headsFirst, let fromBytes = readingRowsFromBytes(buf) {
+            // A sink that needs every head first: the briefcase whole, its rows read from the bytes.
+            imported = fromBytes
+        } else if !sink.needs.headsFirst, let reading = try streamingRows(buf, into: &sink, scanned: scanned, read: read) {
             return reading
+        } else {
+            imported = try SnapshotImport(parsingWhole: bytes)
         }
-        let imported = try SnapshotImport(parsingWhole: bytes)
         try imported.document.read(into: &sink, codePage: imported.codePage)
         return SnapshotReading(codePage: imported.codePage, restored: imported.restored, warnings: imported.warnings)
     }
@@ -49,6 +55,9 @@ extension SnapshotImport {
         var sinkFailure: BriefcaseError?
         do {
             _ = try restorer.restore(begin: { head throws(BriefcaseError) in
+                // The member refuses a bin2 briefcase with properties only after its elements:
+                // left to the whole reading, which refuses it before the sink has anything.
+                if head.container == .bin2, !head.properties.isEmpty || !head.headerPadding.isEmpty { throw RowBytes.declined }
                 do throws(BriefcaseError) { try sink.begin(head) } catch { sinkFailure = error; throw error }
                 begun = true
             }, element: { position, element throws(BriefcaseError) in

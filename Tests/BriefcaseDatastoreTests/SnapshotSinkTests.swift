@@ -136,13 +136,28 @@ struct SnapshotSinkTests {
         #expect(sink.calls == ["begin", "element 0", "element 1", "abandon"], "\(sink.calls)")
     }
 
-    /// A sink that needs every head first gets the document read whole, then given.
-    @Test func aSinkThatNeedsHeadsFirstGetsTheWholeReading() throws {
+    /// A sink that needs every head first gets the briefcase whole, then given.
+    @Test func aSinkThatNeedsHeadsFirstGetsTheBriefcaseWhole() throws {
         let (briefcase, snapshot) = try Self.twoTables()
         var sink = Recording(headsFirst: true)
         _ = try Self.read(snapshot, into: &sink)
         #expect(sink.inner.output.bytes == briefcase)
         #expect(sink.calls.first?.hasPrefix("prepare") == true, "\(sink.calls)")
+    }
+
+    /// A bin2 briefcase with properties is refused as the whole reading refuses it, before the
+    /// sink has begun.
+    @Test func aBin2BriefcaseWithPropertiesIsRefusedBeforeTheSinkBegins() throws {
+        let loaded = try fixture("orders.bin2")
+        let text = String(decoding: try SnapshotExport(loaded.document, codePage: loaded.codePage).bytes, as: UTF8.self)
+        let edited = Array(text.replacingOccurrences(of: #""container":"bin2","encoding":"utf-8""#,
+                                                     with: #""container":"bin2","encoding":"utf-8","properties":[["a","b"]]"#).utf8)
+        #expect(edited != Array(text.utf8))
+        var sink = Recording()
+        #expect(throws: BriefcaseError.self) { _ = try Self.read(edited, into: &sink) }
+        #expect(sink.calls.isEmpty, "\(sink.calls)")
+        #expect(Self.outcome(edited) == Self.whole(edited))
+        #expect(Self.whole(edited).contains("a bin2 briefcase has no properties"), "\(Self.whole(edited))")
     }
 
     /// Mutants: the bytes or the error are those of the whole reading.
@@ -151,7 +166,9 @@ struct SnapshotSinkTests {
         var random = SplitMix64(seed: 30)
         for k in 0..<200 {
             let mutant = Mutation.mutant(of: snapshot, &random, json: true)
-            #expect(Self.outcome(mutant) == Self.whole(mutant), "mutant \(k)")
+            let whole = Self.whole(mutant)
+            #expect(Self.outcome(mutant) == whole, "mutant \(k)")
+            #expect(Self.outcome(mutant, headsFirst: true) == whole, "mutant \(k), heads first")
         }
     }
 }
