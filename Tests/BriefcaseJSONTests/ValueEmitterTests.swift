@@ -88,7 +88,7 @@ struct ValueEmitterTests {
             .decimal(Decimal96(low: 150, mid: 0, high: 0, flags: 2 << 16)), .decimal(Decimal96(low: 1, mid: 0, high: 0, flags: 3 << 16 | 0x8000_0000)),
             .decimal(Decimal96(low: .max, mid: .max, high: .max, flags: 0)), .decimal(Decimal96(low: .max, mid: .max, high: .max, flags: 28 << 16)),
             .decimal(Decimal96(low: 5, mid: 0, high: 1, flags: 255 << 16)), .decimal(Decimal96(low: 1, mid: 0, high: 0, flags: 1)),
-            .float(0), .float(-0.0), .float(0.1), .float(1e300), .float(5e-324), .float(.nan), .float(-.infinity), .float(Double(bitPattern: 0x7FF0_0000_0000_0001)),
+            .float(0), .float(-0.0), .float(0.1), .float(1e300), .float(.leastNonzeroMagnitude), .float(.nan), .float(-.infinity), .float(Double(bitPattern: 0x7FF0_0000_0000_0001)),
             .singleFloat(0.1), .singleFloat(.nan), .singleFloat(.infinity), .singleFloat(-3.4028235e38),
             .dateTime(OLEDateTime(0)), .dateTime(OLEDateTime(-1.25)), .dateTime(OLEDateTime(45351.5732653125)), .dateTime(OLEDateTime(0.1234567891)),
             .dateTime(OLEDateTime(-693_593.0)), .dateTime(OLEDateTime(2_958_465.99999999)), .dateTime(OLEDateTime(3e6)), .dateTime(OLEDateTime(.nan)),

@@ -85,7 +85,7 @@ public enum RandomBriefcase {
             default: return .dateTime(OLEDateTime(oleMilliseconds: Int64(random.below(4_000_000_000)) * 1000))
             }
         case .float64:
-            let pick = [Double.nan, -Double.nan, .infinity, -.infinity, -0.0, 0.1, 1e300, 5e-324,
+            let pick = [Double.nan, -Double.nan, .infinity, -.infinity, -0.0, 0.1, 1e300, .leastNonzeroMagnitude,
                         Double(bitPattern: random.next())]
             return .float(pick[random.below(pick.count)])
         case .float32:
