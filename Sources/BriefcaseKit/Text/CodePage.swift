@@ -108,11 +108,6 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
     /// Representable means that the bytes decode back to `text` (up to canonical equivalence):
     /// iconv's best-fit substitutions are refused (glibc's CP932 turns `¥` into 0x5C, which reads
     /// back as `\`).
-    /// `encode(_:)` of well-formed UTF-8 (a JSON reader's checked text): UTF-8 stays as it is.
-    package func encode(utf8 text: UnsafeBufferPointer<UInt8>) -> ByteString? {
-        iconvName == nil ? ByteString(text) : encode(String(decoding: text, as: UTF8.self))
-    }
-
     public func encode(_ text: String) -> ByteString? {
         if iconvName == nil { return ByteString(utf8: text) }
         var text = text
@@ -121,6 +116,11 @@ public struct CodePage: Hashable, Sendable, CustomStringConvertible {
         if isASCII && asciiIsIdentity { return encoded }
         guard decode(encoded) == text else { return nil }
         return encoded
+    }
+
+    /// `encode(_:)` of well-formed UTF-8 (a JSON reader's checked text): UTF-8 stays as it is.
+    package func encode(utf8 text: UnsafeBufferPointer<UInt8>) -> ByteString? {
+        iconvName == nil ? ByteString(text) : encode(String(decoding: text, as: UTF8.self))
     }
 
     /// iconv's encoding of `text`, without checking that it decodes back to `text`.
