@@ -95,35 +95,27 @@ struct Restorer {
 
     private static let root = "$." + SnapshotExport.memberName
 
-    private func error(_ path: String, _ message: String) -> BriefcaseError {
-        Self.error(path, message)
-    }
-
     private static func error(_ path: String, _ message: String) -> BriefcaseError {
         BriefcaseError(.invalidData, "\(path): \(message)")
     }
 
-    private func mismatch(_ path: String, _ expected: String, _ found: JSONValue?) -> BriefcaseError {
-        Self.mismatch(path, expected, found)
-    }
-
     private static func mismatch(_ path: String, _ expected: String, _ found: JSONValue?) -> BriefcaseError {
-        error(path, "expected \(expected), found \(found?.foundDescription ?? "nothing")")
+        Self.error(path, "expected \(expected), found \(found?.foundDescription ?? "nothing")")
     }
 
     private func member(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> JSONValue {
-        guard let value = object[key] else { throw error(path, "missing key \"\(key)\"") }
+        guard let value = object[key] else { throw Self.error(path, "missing key \"\(key)\"") }
         return value
     }
 
     private func string(_ object: JSONObject, _ key: String, _ path: String) throws(BriefcaseError) -> String {
         let value = try member(object, key, path)
-        guard case .string(let text) = value else { throw mismatch("\(path).\(key)", "a string", value) }
+        guard case .string(let text) = value else { throw Self.mismatch("\(path).\(key)", "a string", value) }
         return text
     }
 
     private func array(_ value: JSONValue?, _ path: String) throws(BriefcaseError) -> [JSONValue] {
-        guard case .array(let items)? = value else { throw mismatch(path, "an array", value) }
+        guard case .array(let items)? = value else { throw Self.mismatch(path, "an array", value) }
         return items
     }
 
@@ -148,7 +140,7 @@ struct Restorer {
         }
         let containerName = try string(meta, "container", root)
         guard let container = ContainerFormat(rawValue: containerName) else {
-            throw error("\(root).container", "unknown container '\(containerName)' (dabriefcase or bin2)")
+            throw Self.error("\(root).container", "unknown container '\(containerName)' (dabriefcase or bin2)")
         }
         let encodingName = try string(meta, "encoding", root)
         guard let codePage = CodePage(name: encodingName) else {
@@ -161,13 +153,13 @@ struct Restorer {
         var file = BriefcaseFile()
         for (i, pair) in try array(meta["properties"] ?? .array([]), "\(root).properties").enumerated() {
             let path = "\(root).properties[\(i)]"
-            guard case .array(let items) = pair, items.count == 2 else { throw mismatch(path, "[name, value]", pair) }
+            guard case .array(let items) = pair, items.count == 2 else { throw Self.mismatch(path, "[name, value]", pair) }
             file.properties.append(BriefcaseProperty(name: try parts.ansi(items[0], path: path + "[0]"),
                                                      value: try parts.ansi(items[1], path: path + "[1]")))
         }
         if let padding = meta["headerPadding"] {
             guard case .string(let text) = padding, let bytes = Base64.decode(text) else {
-                throw error("\(root).headerPadding", "not valid base64")
+                throw Self.error("\(root).headerPadding", "not valid base64")
             }
             file.headerPadding = ByteString(bytes)
         }
@@ -179,7 +171,7 @@ struct Restorer {
         var usedChanges = Set<[Int]>()
         for (e, item) in try array(meta["elements"], "\(root).elements").enumerated() {
             let path = "\(root).elements[\(e)]"
-            guard case .object(let object) = item else { throw mismatch(path, "an object", item) }
+            guard case .object(let object) = item else { throw Self.mismatch(path, "an object", item) }
             let tid = try string(object, "tid", path)
             switch try string(object, "kind", path) {
             case "table":
@@ -196,19 +188,19 @@ struct Restorer {
                 } else {
                     for (r, idJSON) in ids.enumerated() {
                         let rowPath = "\(path).rows[\(r)]"
-                        guard case .string(let id) = idJSON else { throw mismatch(rowPath, "a record id (a string)", idJSON) }
+                        guard case .string(let id) = idJSON else { throw Self.mismatch(rowPath, "a record id (a string)", idJSON) }
                         guard let record = snapshot.snapshot[tid, id] else {
-                            throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
+                            throw Self.error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is not in the snapshot's rows")
                         }
                         guard usedRows.insert(RecordKey(tid: tid, rid: id)).inserted else {
-                            throw error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
+                            throw Self.error(rowPath, "the record \"\(id)\" of table \"\(tid)\" is listed twice")
                         }
                         var row = mapping.row(of: record, recordID: id, roles: roles, types: types)
                         let source = RecordSource(tid: tid, rid: id, fieldsPath: { [snapshot] in Self.rowDataPath(in: snapshot, tid: tid, rid: id) })
                         try checkKnown(record.fields.lazy.map(\.name), known: Set(roles.compactMap(\.fieldID)), source)
                         var overridden = Set<Int>()
                         if let overrides = exact[id] {
-                            overridden = try apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
+                            overridden = try Self.apply(overrides, to: &row, types: types, parts: parts, path: "\(path).exact[\"\(id)\"]")
                         }
                         try checkTaken(row, roles: roles, types: types, overridden: overridden, given: { record[$0] }, source)
                         table.rows.append(row)
@@ -221,7 +213,7 @@ struct Restorer {
                 let roles = try self.roles(object["loggedFields"], count: types.count, path: "\(path).loggedFields")
                 for (k, entryJSON) in try array(object["changes"], "\(path).changes").enumerated() {
                     let changePath = "\(path).changes[\(k)]"
-                    guard case .object(let entry) = entryJSON else { throw mismatch(changePath, "an object", entryJSON) }
+                    guard case .object(let entry) = entryJSON else { throw Self.mismatch(changePath, "an object", entryJSON) }
                     var change = try parts.change(head: entry, path: changePath)
                     change.oldValues = try parts.values(try member(entry, "old", changePath), types: types, path: changePath + ".old")
                     var datastore: DatastoreChange?
@@ -229,14 +221,14 @@ struct Restorer {
                     if case .string(let id)? = entry["rowid"] {
                         guard let rev = entry["rev"]?.int64Value.flatMap({ Int(exactly: $0) }),
                               let index = entry["change"]?.int64Value.flatMap({ Int(exactly: $0) })
-                        else { throw error(changePath, "a change with a rowid needs \"rev\" and \"change\"") }
+                        else { throw Self.error(changePath, "a change with a rowid needs \"rev\" and \"change\"") }
                         let (d, overflow) = rev.subtractingReportingOverflow(snapshot.snapshot.rev)
                         guard !overflow, d >= 0, d < deltas.count, index >= 0, index < deltas[d].changes.count else {
-                            throw error(changePath, "the snapshot has no change \(index) in a delta at revision \(rev)")
+                            throw Self.error(changePath, "the snapshot has no change \(index) in a delta at revision \(rev)")
                         }
                         let found = deltas[d].changes[index]
                         guard found.tableID == tid, found.recordID == id else {
-                            throw error(changePath, "change \(index) of the delta at revision \(rev) is not about record \"\(id)\" of table \"\(tid)\"")
+                            throw Self.error(changePath, "change \(index) of the delta at revision \(rev) is not about record \"\(id)\" of table \"\(tid)\"")
                         }
                         usedChanges.insert([d, index])
                         datastore = found
@@ -245,7 +237,7 @@ struct Restorer {
                     change.newValues = mapping.newValues(of: datastore, roles: roles, types: types)
                     var overridden = Set<Int>()
                     if let overrides = entry["new"] {
-                        overridden = try apply(overrides, to: &change.newValues, types: types, parts: parts, path: changePath + ".new")
+                        overridden = try Self.apply(overrides, to: &change.newValues, types: types, parts: parts, path: changePath + ".new")
                     }
                     if let datastore, let (d, index) = datastoreIndex {
                         try checkNewValues(change.newValues, of: datastore, roles: roles, types: types, overridden: overridden,
@@ -255,7 +247,7 @@ struct Restorer {
                 }
                 try element(e, .delta(delta))
             case let other:
-                throw error("\(path).kind", "unknown element kind '\(other)' (table or delta)")
+                throw Self.error("\(path).kind", "unknown element kind '\(other)' (table or delta)")
             }
         }
 
@@ -272,7 +264,7 @@ struct Restorer {
             warnings.append("\(extraChanges) change(s) of the snapshot's deltas are not part of the briefcase and are left out")
         }
         if container == .bin2, !file.properties.isEmpty || !file.headerPadding.isEmpty {
-            throw error("\(root).properties", "a bin2 briefcase has no properties")
+            throw Self.error("\(root).properties", "a bin2 briefcase has no properties")
         }
         return BriefcaseDocument(container: container, file: file)
     }
@@ -280,10 +272,10 @@ struct Restorer {
     /// The roles written on field or logged-field objects: `"id"` (+ `"json"`), `"rowid": true`, or none.
     private func roles(_ fields: JSONValue?, count: Int, path: String) throws(BriefcaseError) -> [ColumnRole] {
         let items = try array(fields, path)
-        guard items.count == count else { throw error(path, "expected \(count) items, found \(items.count)") }
+        guard items.count == count else { throw Self.error(path, "expected \(count) items, found \(items.count)") }
         var roles: [ColumnRole] = []
         for (i, item) in items.enumerated() {
-            guard case .object(let object) = item else { throw mismatch("\(path)[\(i)]", "an object", item) }
+            guard case .object(let object) = item else { throw Self.mismatch("\(path)[\(i)]", "an object", item) }
             if case .string(let id)? = object["id"] {
                 roles.append(.field(id, json: object["json"] == .bool(true)))
             } else if object["rowid"] == .bool(true) {
@@ -296,19 +288,14 @@ struct Restorer {
     }
 
     /// Exact forms `{"<position>": form or null}` over reconstructed values; the positions they give.
-    private func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
-                       path: String) throws(BriefcaseError) -> Set<Int> {
-        try Self.apply(overrides, to: &values, types: types, parts: parts, path: path)
-    }
-
     static func apply(_ overrides: JSONValue, to values: inout [Value?], types: [DataType], parts: JSONDocumentParts,
                       path: String) throws(BriefcaseError) -> Set<Int>
     {
         var positions = Set<Int>()
-        guard case .object(let object) = overrides else { throw mismatch(path, "an object", overrides) }
+        guard case .object(let object) = overrides else { throw Self.mismatch(path, "an object", overrides) }
         for member in object.members {
             guard let position = Int(member.key), position >= 0, position < types.count, position < values.count else {
-                throw error(path, "\"\(member.key)\" is not a field position (0…\(types.count - 1))")
+                throw Self.error(path, "\"\(member.key)\" is not a field position (0…\(types.count - 1))")
             }
             values[position] = member.value.isNull
                 ? nil : try parts.value(member.value, type: types[position], path: "\(path)[\"\(member.key)\"]")

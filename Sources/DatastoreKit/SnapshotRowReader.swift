@@ -130,38 +130,27 @@ package struct SnapshotRowReader {
     /// The value at the cursor as `DatastoreAtom(wire:)` reads it (a plain string as its bytes);
     /// nil for a list, null, a wrapper with escapes, and anything that reading refuses.
     package mutating func value() -> Value? {
-        if cursor.at(UInt8(ascii: "\"")) {
-            let start = cursor.i
-            if let text = cursor.plainString() { return .plainText(text) }
-            cursor.i = start
-        }
-        return atom().map { .atom($0) }
-    }
-
-    /// The value at the cursor as `DatastoreAtom(wire:)` reads it; nil for a list, null, a
-    /// wrapper with escapes, and anything that reading refuses.
-    package mutating func atom() -> DatastoreAtom? {
         guard cursor.i < cursor.end else { return nil }
         switch cursor.buf[cursor.i] {
         case UInt8(ascii: "\""):
             let start = cursor.i
-            if let text = cursor.plainString() { return .string(String(decoding: text, as: UTF8.self)) }
+            if let text = cursor.plainString() { return .plainText(text) }
             // Escapes: the parser reads the string (depth: the row and its data are open).
             guard let (value, next) = try? JSONParser.parseValue(cursor.buf, at: start, depth: 3),
                   case .string(let text) = value else { return nil }
             cursor.i = next
-            return .string(text)
+            return .atom(.string(text))
         case UInt8(ascii: "t"):
-            return cursor.literal("true") ? .bool(true) : nil
+            return cursor.literal("true") ? .atom(.bool(true)) : nil
         case UInt8(ascii: "f"):
-            return cursor.literal("false") ? .bool(false) : nil
+            return cursor.literal("false") ? .atom(.bool(false)) : nil
         case UInt8(ascii: "{"):
-            return wrapper()
+            return wrapper().map { .atom($0) }
         default:
             guard let text = cursor.number(),
                   let value = JSONNumber.exactDouble(text) ?? Double(String(decoding: text, as: UTF8.self)), value.isFinite
             else { return nil }
-            return .double(value)
+            return .atom(.double(value))
         }
     }
 
